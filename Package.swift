@@ -1,0 +1,42 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Who imports what (see README "Modules"):
+// EcodexCore is pure Swift and links no C library; EcodexStore owns SQLite,
+// EcodexVision owns Leptonica, Tesseract and ZBar; `scan` only wires them.
+let package = Package(
+    name: "Ecodex",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "scan", targets: ["scan"]),
+        .library(name: "EcodexCore", targets: ["EcodexCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(name: "CTesseract", path: "Sources/CTesseract"),
+        .systemLibrary(name: "CLeptonica", path: "Sources/CLeptonica"),
+        .systemLibrary(name: "CZBar", path: "Sources/CZBar"),
+        .systemLibrary(name: "CSQLite3", path: "Sources/CSQLite3"),
+        .target(name: "EcodexCore"),
+        .target(
+            name: "EcodexStore",
+            dependencies: ["EcodexCore", "CSQLite3"],
+            resources: [.copy("Resources/base-pack.json")]
+        ),
+        .target(name: "EcodexVision", dependencies: ["EcodexCore", "CTesseract", "CLeptonica", "CZBar"]),
+        .executableTarget(
+            name: "scan",
+            dependencies: [
+                "EcodexCore", "EcodexStore", "EcodexVision",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "EcodexCoreTests", dependencies: ["EcodexCore"]),
+        .testTarget(name: "EcodexStoreTests", dependencies: ["EcodexStore", "EcodexCore"]),
+        .testTarget(name: "EcodexVisionTests", dependencies: ["EcodexVision", "EcodexCore"]),
+        .testTarget(name: "ScanTests", dependencies: ["EcodexCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

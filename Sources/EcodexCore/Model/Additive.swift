@@ -1,0 +1,176 @@
+/// One additive record, as written in the pack source (`packs/base/additives/*.json`)
+/// and stored in SQLite. JSON keys are snake_case, as in REQUIREMENTS §8.1.
+public struct Additive: Codable, Sendable, Equatable {
+    /// Canonical code, e.g. `E160a(ii)`; pseudo-codes are not allowed here.
+    public var code: ECode
+    /// The record this one is a sub-form of (`E160a` for `E160a(ii)`).
+    public var parent: ECode?
+    /// Names per language (`en`, `de`, `fr`, `es`, `it`, `nl`, ...) plus `us` for
+    /// US regulatory names (`FD&C Yellow No. 5`). The first `en` name is the canonical name.
+    public var names: [String: [String]]
+    /// Names that are also ordinary food words (`caramel`, `amaranth`): they count
+    /// as this additive only in additive context (after a class word).
+    public var contextNames: [String]
+    /// Functional classes, lowercase English ids: `colour`, `preservative`, ...
+    public var classes: [String]
+    public var dietary: Dietary
+    /// Where it comes from: `animal`, `insect`, `plant`, `synthetic`, `mineral`, `microbial`.
+    public var source: [String]
+    /// Population cautions: `pku`, `sulphites`, `caffeine`, `polyols`, `children`, `shellfish`, ...
+    public var population: [String]
+    /// Rules per region code (`EU`, `US`, `UK`, `CA`, `AU`, `IN`).
+    public var regionRules: [String: RegionRule]
+    public var evidenceLevel: EvidenceLevel
+    /// A notable concern on record (used by the Consensus rule); nil when none.
+    public var concern: String?
+    public var plainRisk: PlainRisk
+    public var references: [Reference]
+    /// How often the name shows on labels (Open Food Facts product counts); a ranking tiebreak.
+    public var labelFrequency: Int
+    /// ISO 8601 date of the last change.
+    public var updatedAt: String
+
+    public init(
+        code: ECode, parent: ECode? = nil, names: [String: [String]], contextNames: [String] = [],
+        classes: [String], dietary: Dietary = Dietary(), source: [String] = [], population: [String] = [],
+        regionRules: [String: RegionRule], evidenceLevel: EvidenceLevel, concern: String? = nil,
+        plainRisk: PlainRisk, references: [Reference], labelFrequency: Int = 0, updatedAt: String
+    ) {
+        self.code = code
+        self.parent = parent
+        self.names = names
+        self.contextNames = contextNames
+        self.classes = classes
+        self.dietary = dietary
+        self.source = source
+        self.population = population
+        self.regionRules = regionRules
+        self.evidenceLevel = evidenceLevel
+        self.concern = concern
+        self.plainRisk = plainRisk
+        self.references = references
+        self.labelFrequency = labelFrequency
+        self.updatedAt = updatedAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case code, parent, names, classes = "class", dietary, source, population
+        case contextNames = "context_names", regionRules = "region_rules", evidenceLevel = "evidence_level"
+        case concern, plainRisk = "plain_risk", references, labelFrequency = "label_frequency", updatedAt = "updated_at"
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        code = try c.decode(ECode.self, forKey: .code)
+        parent = try c.decodeIfPresent(ECode.self, forKey: .parent)
+        names = try c.decode([String: [String]].self, forKey: .names)
+        contextNames = try c.decodeIfPresent([String].self, forKey: .contextNames) ?? []
+        classes = try c.decode([String].self, forKey: .classes)
+        dietary = try c.decodeIfPresent(Dietary.self, forKey: .dietary) ?? Dietary()
+        source = try c.decodeIfPresent([String].self, forKey: .source) ?? []
+        population = try c.decodeIfPresent([String].self, forKey: .population) ?? []
+        regionRules = try c.decode([String: RegionRule].self, forKey: .regionRules)
+        evidenceLevel = try c.decode(EvidenceLevel.self, forKey: .evidenceLevel)
+        concern = try c.decodeIfPresent(String.self, forKey: .concern)
+        plainRisk = try c.decode(PlainRisk.self, forKey: .plainRisk)
+        references = try c.decode([Reference].self, forKey: .references)
+        labelFrequency = try c.decodeIfPresent(Int.self, forKey: .labelFrequency) ?? 0
+        updatedAt = try c.decode(String.self, forKey: .updatedAt)
+    }
+
+    /// The canonical (first English) name, or the code when there is none.
+    public var canonicalName: String { names["en"]?.first ?? code.description }
+
+    /// The name shoppers in `region` read on labels: the US regulatory name in
+    /// the US (`FD&C Yellow No. 5`), the rule's own name if it has one, else the canonical name.
+    public func displayName(in region: Region) -> String {
+        if let name = regionRules[region.rawValue]?.name { return name }
+        if region == .us, let us = names["us"]?.first { return us }
+        return canonicalName
+    }
+
+    public func rule(for region: Region) -> RegionRule? { regionRules[region.rawValue] }
+}
+
+/// How an additive is treated in one region.
+public struct RegionRule: Codable, Sendable, Equatable {
+    public var approved: Bool
+    public var warningRequired: Bool
+    /// The label statement the region requires, when one is required.
+    public var statement: String?
+    /// Conditions of use, restrictions, dates.
+    public var conditions: String?
+    /// The name used for it in that region's rules, when it differs (`FD&C Red No. 40`).
+    public var name: String?
+    /// The primary reference for this rule (regulation, listing).
+    public var reference: Reference?
+
+    public init(approved: Bool, warningRequired: Bool = false, statement: String? = nil,
+                conditions: String? = nil, name: String? = nil, reference: Reference? = nil) {
+        self.approved = approved
+        self.warningRequired = warningRequired
+        self.statement = statement
+        self.conditions = conditions
+        self.name = name
+        self.reference = reference
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case approved, warningRequired = "warning_required", statement, conditions, name, reference
+    }
+}
+
+/// Yes, no, or "depends on the source" (e.g. E471 may come from plants or animals).
+public enum DietStatus: String, Codable, Sendable {
+    case yes, no, depends, unknown
+}
+
+public struct Dietary: Codable, Sendable, Equatable {
+    public var vegan: DietStatus
+    public var vegetarian: DietStatus
+    public var kosher: DietStatus
+    public var halal: DietStatus
+
+    public init(vegan: DietStatus = .unknown, vegetarian: DietStatus = .unknown,
+                kosher: DietStatus = .unknown, halal: DietStatus = .unknown) {
+        self.vegan = vegan
+        self.vegetarian = vegetarian
+        self.kosher = kosher
+        self.halal = halal
+    }
+
+    public func status(for diet: Diet) -> DietStatus {
+        switch diet {
+        case .vegan: vegan
+        case .vegetarian: vegetarian
+        case .kosher: kosher
+        case .halal: halal
+        }
+    }
+}
+
+public enum EvidenceLevel: String, Codable, Sendable {
+    case regulatory = "Regulatory", consensus = "Consensus", limited = "Limited"
+}
+
+public struct PlainRisk: Codable, Sendable, Equatable {
+    /// One plain line, at most 18 words, reading grade 6 or below.
+    public var summary: String
+    /// Audience tags shown on the card: `Kids`, `PKU`, `Sulphites`, ...
+    public var audience: [String]
+
+    public init(summary: String, audience: [String] = []) {
+        self.summary = summary
+        self.audience = audience
+    }
+}
+
+public struct Reference: Codable, Sendable, Equatable, Hashable {
+    public var label: String
+    public var url: String
+
+    public init(label: String, url: String) {
+        self.label = label
+        self.url = url
+    }
+}

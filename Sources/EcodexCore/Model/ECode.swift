@@ -1,0 +1,96 @@
+/// A validated additive code such as `E102`, `E150d`, `E160a(ii)` or `E1422`.
+///
+/// `ECode("e 160 a (ii)")`, `ECode("INS 160a(ii)")` and `ECode("E160aii")` all give
+/// the same value. The initializer accepts only clean input (a prefix, digits,
+/// an optional letter and an optional roman sub-form); finding codes inside
+/// running text and repairing OCR slips is the parser's job.
+public struct ECode: Hashable, Comparable, Sendable, CustomStringConvertible, Codable {
+    /// The number, 100...1999 for E-numbers in use.
+    public let number: Int
+    /// Lowercase letter suffix (`d` in E150d), if any.
+    public let letter: Character?
+    /// Lowercase roman-numeral sub-form (`ii` in E160a(ii)), if any.
+    public let roman: String?
+
+    public init(number: Int, letter: Character? = nil, roman: String? = nil) {
+        self.number = number
+        self.letter = letter.map { Character($0.lowercased()) }
+        self.roman = roman?.lowercased()
+    }
+
+    public init?(_ text: String) {
+        var s = Substring(text.lowercased().filter { !" \t-._".contains($0) })
+        for prefix in ["ins", "sin", "e"] where s.hasPrefix(prefix) {
+            s = s.dropFirst(prefix.count)
+            break
+        }
+        let digits = s.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, digits.count <= 5, let n = Int(digits), n > 0, n < 2000 else { return nil }
+        s = s.dropFirst(digits.count)
+        var letter: Character?
+        if let c = s.first, c.isASCII, c.isLetter, !ECode.isRomanStart(s) || s.count == 1 && c != "i" && c != "v" {
+            letter = c
+            s = s.dropFirst()
+        }
+        var rest = String(s)
+        if rest.hasPrefix("(") && rest.hasSuffix(")") { rest = String(rest.dropFirst().dropLast()) }
+        if rest.hasPrefix("[") && rest.hasSuffix("]") { rest = String(rest.dropFirst().dropLast()) }
+        var roman: String?
+        if !rest.isEmpty {
+            guard ECode.romanNumerals.contains(rest) else { return nil }
+            roman = rest
+        }
+        self.init(number: n, letter: letter, roman: roman)
+    }
+
+    /// Roman sub-forms used in additive codes (E160a(ii), E450(iii), E472(ix)...).
+    static let romanNumerals: Set<String> = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii"]
+
+    private static func isRomanStart(_ s: Substring) -> Bool {
+        var rest = String(s)
+        if rest.hasPrefix("(") && rest.hasSuffix(")") { rest = String(rest.dropFirst().dropLast()) }
+        return romanNumerals.contains(rest)
+    }
+
+    /// `E160a(ii)`: the canonical written form.
+    public var description: String {
+        var s = "E\(number)"
+        if let letter { s.append(letter) }
+        if let roman { s += "(\(roman))" }
+        return s
+    }
+
+    /// The code without its roman sub-form (`E160a` for E160a(ii)): the level
+    /// at which the gold set and the benchmark compare.
+    public var withoutSubForm: ECode { ECode(number: number, letter: letter) }
+
+    /// The number alone (`E160` for E160a(ii)).
+    public var base: ECode { ECode(number: number) }
+
+    /// The next code up: E160a(ii) → E160a → E160 → nil.
+    public var parent: ECode? {
+        if roman != nil { return withoutSubForm }
+        if letter != nil { return base }
+        return nil
+    }
+
+    public static func < (a: ECode, b: ECode) -> Bool {
+        if a.number != b.number { return a.number < b.number }
+        let la = a.letter.map(String.init) ?? "", lb = b.letter.map(String.init) ?? ""
+        if la != lb { return la < lb }
+        return (a.roman ?? "") < (b.roman ?? "")
+    }
+
+    public init(from decoder: Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let code = ECode(text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an additive code: \(text)"))
+        }
+        self = code
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(description)
+    }
+}

@@ -1,0 +1,65 @@
+/// A rectangle in image pixels (origin top-left) of the image OCR saw.
+public struct BoundingBox: Codable, Sendable, Equatable {
+    public var x: Int, y: Int, width: Int, height: Int
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+}
+
+/// One word as Tesseract read it.
+public struct OCRWord: Sendable, Equatable {
+    public var text: String
+    /// 0...100, as Tesseract reports it.
+    public var confidence: Double
+    public var box: BoundingBox
+    /// Index of the text line the word is on, in reading order.
+    public var line: Int
+
+    public init(text: String, confidence: Double, box: BoundingBox, line: Int) {
+        self.text = text; self.confidence = confidence; self.box = box; self.line = line
+    }
+}
+
+/// What the imaging and OCR stages produced for one image.
+public struct OCRResult: Sendable {
+    /// Words in reading order.
+    public var words: [OCRWord]
+    /// The full text: words joined by spaces, lines by newlines.
+    public var text: String
+    /// Mean word confidence, 0...100 (0 when no words).
+    public var meanConfidence: Double
+    /// Preprocessing steps that ran, in order (`grayscale`, `upscale x2.0`, `deskew 12.5°`, `invert`, ...).
+    public var steps: [String]
+    public var preprocessMs: Double
+    public var ocrMs: Double
+
+    public init(words: [OCRWord], text: String, meanConfidence: Double, steps: [String],
+                preprocessMs: Double, ocrMs: Double) {
+        self.words = words; self.text = text; self.meanConfidence = meanConfidence
+        self.steps = steps; self.preprocessMs = preprocessMs; self.ocrMs = ocrMs
+    }
+
+    /// Builds text and mean confidence from words.
+    public init(words: [OCRWord], steps: [String], preprocessMs: Double, ocrMs: Double) {
+        var text = ""
+        var lastLine: Int?
+        for w in words {
+            if let l = lastLine { text += (l == w.line ? " " : "\n") }
+            text += w.text
+            lastLine = w.line
+        }
+        let mean = words.isEmpty ? 0 : words.map(\.confidence).reduce(0, +) / Double(words.count)
+        self.init(words: words, text: text, meanConfidence: mean, steps: steps,
+                  preprocessMs: preprocessMs, ocrMs: ocrMs)
+    }
+}
+
+/// A barcode found in an image or typed by hand.
+public struct Barcode: Codable, Sendable, Equatable {
+    /// `EAN-13`, `EAN-8`, `UPC-A`, `UPC-E`.
+    public var symbology: String
+    public var digits: String
+    public init(symbology: String, digits: String) {
+        self.symbology = symbology; self.digits = digits
+    }
+}

@@ -1,0 +1,88 @@
+/// The result of scanning one input: what the JSON contract in DESIGN.md prints.
+public struct ScanReport: Sendable, Equatable {
+    public var input: String
+    public var region: Region
+    public var dataVersion: String
+    public var packVersion: String
+    public var ocr: OCRSummary?
+    public var additives: [Finding]
+    public var unmatched: [String]
+    public var barcode: Barcode?
+    /// True when the barcode path was tried because OCR gave too little.
+    public var fallbackUsed: Bool
+    /// Preprocessing steps that ran on the image.
+    public var preprocessing: [String]
+    public var timingsMs: Timings
+    /// Recoverable problems and prompts for the shopper (low confidence, nothing found).
+    public var warnings: [String]
+
+    public init(input: String, region: Region, versions: DataVersions, ocr: OCRSummary? = nil,
+                additives: [Finding] = [], unmatched: [String] = [], barcode: Barcode? = nil,
+                fallbackUsed: Bool = false, preprocessing: [String] = [], timingsMs: Timings = Timings(),
+                warnings: [String] = []) {
+        self.input = input; self.region = region
+        self.dataVersion = versions.dataVersion; self.packVersion = versions.packVersion
+        self.ocr = ocr; self.additives = additives; self.unmatched = unmatched; self.barcode = barcode
+        self.fallbackUsed = fallbackUsed; self.preprocessing = preprocessing
+        self.timingsMs = timingsMs; self.warnings = warnings
+    }
+
+    /// Flagged = red or yellow; neutral = green.
+    public var summary: Summary {
+        Summary(flagged: additives.filter { $0.badge != .green }.count,
+                neutral: additives.filter { $0.badge == .green }.count,
+                unmatched: unmatched.count)
+    }
+}
+
+public struct Summary: Codable, Sendable, Equatable {
+    public var flagged: Int
+    public var neutral: Int
+    public var unmatched: Int
+}
+
+public struct OCRSummary: Codable, Sendable, Equatable {
+    public var meanConfidence: Double
+    public var lowConfidence: Bool
+    public var tokens: Int
+    public init(meanConfidence: Double, lowConfidence: Bool, tokens: Int) {
+        self.meanConfidence = meanConfidence; self.lowConfidence = lowConfidence; self.tokens = tokens
+    }
+}
+
+public struct Timings: Codable, Sendable, Equatable {
+    public var preprocess: Double = 0
+    public var ocr: Double = 0
+    public var parse: Double = 0
+    public var assess: Double = 0
+    public var total: Double = 0
+    public init() {}
+}
+
+/// One additive on the label with its verdict: a card in the output.
+public struct Finding: Sendable, Equatable {
+    public var code: ECode
+    /// The name for the active region (`FD&C Yellow No. 5` in the US).
+    public var name: String
+    public var badge: Badge
+    public var matchedText: [String]
+    public var matchKind: MatchKind
+    public var function: String?
+    /// The one plain line.
+    public var risk: String
+    public var audience: [String]
+    public var diet: Dietary
+    /// Why the badge is what it is, most severe first.
+    public var reasons: [String]
+    /// The label statement the region requires, if any.
+    public var statement: String?
+    public var references: [Reference]
+
+    public init(code: ECode, name: String, badge: Badge, matchedText: [String], matchKind: MatchKind,
+                function: String?, risk: String, audience: [String], diet: Dietary, reasons: [String],
+                statement: String?, references: [Reference]) {
+        self.code = code; self.name = name; self.badge = badge; self.matchedText = matchedText
+        self.matchKind = matchKind; self.function = function; self.risk = risk; self.audience = audience
+        self.diet = diet; self.reasons = reasons; self.statement = statement; self.references = references
+    }
+}

@@ -1,0 +1,137 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Options for one scan. Each field's comment states its default.
+public struct ScanOptions: Sendable {
+    /// Whose rules and preferences to apply. Default: EU, no diets, no sensitivities.
+    public var preferences: Preferences = Preferences()
+    /// Mean OCR word confidence (0...100) below which the result carries a rescan prompt. Default 60.
+    public var lowConfidenceThreshold: Double = 60
+    public init(preferences: Preferences = Preferences(), lowConfidenceThreshold: Double = 60) {
+        self.preferences = preferences
+        self.lowConfidenceThreshold = lowConfidenceThreshold
+    }
+}
+
+/// The pipeline orchestrator: the only place that knows the order of the stages.
+///
+/// image → `LabelReader` (imaging + OCR) → `IngredientParser` → `AdditiveCatalog`
+/// → `RiskEngine` → `ScanReport`. Typed text enters at the parser; a single code
+/// at the catalog. Stages never call each other.
+public final class Scanner {
+    public let catalog: AdditiveCatalog
+    private let reader: LabelReader?
+    private let parser: IngredientParser
+
+    /// `reader` may be nil for text-only use (`scan text`, `scan code`).
+    public init(catalog: AdditiveCatalog, reader: LabelReader? = nil) throws {
+        self.catalog = catalog
+        self.reader = reader
+        self.parser = IngredientParser(lexicon: try catalog.lexicon())
+    }
+
+    /// Scans one label photo.
+    public func scanImage(at path: String, options: ScanOptions) throws -> ScanReport {
+        guard let reader else { throw EcodexError.ocr("The OCR engine is not available.") }
+        let start = Clock.now()
+        let ocr = try reader.read(imageAt: path)
+        var report = try assess(text: ocr.text, words: ocr.words, input: path, options: options)
+        report.preprocessing = ocr.steps
+        report.timingsMs.preprocess = ocr.preprocessMs
+        report.timingsMs.ocr = ocr.ocrMs
+        let low = ocr.words.isEmpty || ocr.meanConfidence < options.lowConfidenceThreshold
+        report.ocr = OCRSummary(meanConfidence: (ocr.meanConfidence * 10).rounded() / 10,
+                                lowConfidence: low, tokens: ocr.words.count)
+        if low {
+            report.warnings.insert(
+                "The photo was hard to read. Rescan it closer and in good light, scan the barcode, or type the ingredients.",
+                at: 0)
+        }
+        report.timingsMs.total = Clock.since(start)
+        return report
+    }
+
+    /// Scans typed ingredient text.
+    public func scanText(_ text: String, input: String = "text", options: ScanOptions) throws -> ScanReport {
+        let start = Clock.now()
+        var report = try assess(text: text, words: nil, input: input, options: options)
+        report.timingsMs.total = Clock.since(start)
+        return report
+    }
+
+    /// Looks up a single code (`scan code E120`). Throws `lookup_error` when unknown.
+    public func scanCode(_ text: String, options: ScanOptions) throws -> ScanReport {
+        let start = Clock.now()
+        guard let code = ECode(text) else {
+            throw EcodexError.parse("\"\(text)\" is not an additive code. Codes look like E102 or E160a.")
+        }
+        guard let additive = try catalog.additive(code: code) else {
+            throw EcodexError.lookup("\(code) is not in the additive list. Check the code on the label, or type the ingredient name.")
+        }
+        let mention = Mention(code: code, matchedText: [text], span: 0..<text.utf8.count, kind: .code)
+        var report = ScanReport(input: text, region: options.preferences.region, versions: catalog.versions,
+                                additives: [finding(additive, mention: mention, options: options)])
+        report.timingsMs.total = Clock.since(start)
+        return report
+    }
+
+    private func assess(text: String, words: [OCRWord]?, input: String, options: ScanOptions) throws -> ScanReport {
+        let t0 = Clock.now()
+        let parsed = parser.parse(text, words: words)
+        let t1 = Clock.now()
+        var findings: [Finding] = []
+        var unmatched = parsed.unmatched
+        var seen = Set<ECode>()
+        for mention in parsed.mentions {
+            guard let additive = try catalog.additive(code: mention.code) else {
+                if !unmatched.contains(mention.code.description) { unmatched.append(mention.code.description) }
+                continue
+            }
+            // One card per distinct additive: merge repeated mentions into the first.
+            if !seen.insert(additive.code).inserted {
+                if let i = findings.firstIndex(where: { $0.code == additive.code }) {
+                    for t in mention.matchedText where !findings[i].matchedText.contains(t) {
+                        findings[i].matchedText.append(t)
+                    }
+                }
+                continue
+            }
+            findings.append(finding(additive, mention: mention, options: options))
+        }
+        var report = ScanReport(input: input, region: options.preferences.region, versions: catalog.versions,
+                                additives: findings, unmatched: unmatched)
+        report.timingsMs.parse = Clock.between(t0, t1)
+        report.timingsMs.assess = Clock.since(t1)
+        if findings.isEmpty {
+            report.warnings.append("No additives found. Scan the barcode or type the ingredients to check again.")
+        }
+        return report
+    }
+
+    private func finding(_ a: Additive, mention: Mention, options: ScanOptions) -> Finding {
+        let verdict = RiskEngine.assess(a, preferences: options.preferences)
+        let rule = a.rule(for: options.preferences.region)
+        var refs = a.references
+        if let r = rule?.reference, !refs.contains(r) { refs.insert(r, at: 0) }
+        return Finding(code: a.code, name: a.displayName(in: options.preferences.region), badge: verdict.badge,
+                       matchedText: mention.matchedText, matchKind: mention.kind,
+                       function: mention.function ?? a.classes.first, risk: a.plainRisk.summary,
+                       audience: a.plainRisk.audience, diet: a.dietary, reasons: verdict.reasons,
+                       statement: rule?.warningRequired == true ? rule?.statement : nil, references: refs)
+    }
+}
+
+/// Monotonic milliseconds.
+enum Clock {
+    static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec) / 1_000_000
+    }
+    static func since(_ start: Double) -> Double { round3(now() - start) }
+    static func between(_ a: Double, _ b: Double) -> Double { round3(b - a) }
+    private static func round3(_ v: Double) -> Double { (v * 1000).rounded() / 1000 }
+}

@@ -1,0 +1,59 @@
+/// Reads the text on a label photo: imaging plus OCR. The product uses
+/// Tesseract (`EcodexVision.TesseractLabelReader`); core tests use a double.
+public protocol LabelReader: AnyObject {
+    /// Loads, preprocesses and recognises one image. Throws `EcodexError`
+    /// (`capture_error` for unreadable files, `ocr_error` for engine failures).
+    func read(imageAt path: String) throws -> OCRResult
+}
+
+/// Finds product barcodes in a photo. The product uses ZBar.
+public protocol BarcodeReader: AnyObject {
+    func barcodes(inImageAt path: String) throws -> [Barcode]
+}
+
+/// The versions a result footer shows.
+public struct DataVersions: Codable, Sendable, Equatable {
+    /// Version of the additive data (the installed pack's data release).
+    public var dataVersion: String
+    /// Semantic version of the installed rule pack.
+    public var packVersion: String
+    public init(dataVersion: String, packVersion: String) {
+        self.dataVersion = dataVersion
+        self.packVersion = packVersion
+    }
+}
+
+/// The additive store as the pipeline sees it. The product uses SQLite
+/// (`EcodexStore.AdditiveStore`); core tests use `InMemoryCatalog`.
+public protocol AdditiveCatalog: AnyObject {
+    /// The record for `code`, or for its closest known parent (E160a(ii) → E160a → E160) when
+    /// the code itself has no record; nil when neither is known.
+    func additive(code: ECode) throws -> Additive?
+    /// Names and codes for the parser; built once per process.
+    func lexicon() throws -> Lexicon
+    var versions: DataVersions { get }
+}
+
+/// A catalog held in memory: for tests and for tools that read a pack directly.
+public final class InMemoryCatalog: AdditiveCatalog {
+    private let records: [ECode: Additive]
+    private let all: [Additive]
+    public let versions: DataVersions
+
+    public init(_ additives: [Additive], versions: DataVersions = DataVersions(dataVersion: "test", packVersion: "0.0.0")) {
+        self.all = additives
+        self.records = Dictionary(additives.map { ($0.code, $0) }, uniquingKeysWith: { a, _ in a })
+        self.versions = versions
+    }
+
+    public func additive(code: ECode) -> Additive? {
+        var c: ECode? = code
+        while let k = c {
+            if let a = records[k] { return a }
+            c = k.parent
+        }
+        return nil
+    }
+
+    public func lexicon() -> Lexicon { Lexicon(additives: all) }
+}

@@ -1,0 +1,97 @@
+/// Renders a report for a terminal: readable without colour, at most 80 columns.
+public struct TextRenderer: Sendable {
+    /// Use ANSI colour (only on a TTY and when `NO_COLOR` is unset; the CLI decides).
+    public var color: Bool
+    public var width: Int
+
+    public init(color: Bool = false, width: Int = 80) {
+        self.color = color
+        self.width = width
+    }
+
+    public static let disclaimer = "Informational only, not medical advice."
+
+    public func render(_ r: ScanReport) -> String {
+        var out: [String] = []
+        let s = r.summary
+        var header = "\(r.input): \(s.flagged) flagged, \(s.neutral) neutral"
+        if s.unmatched > 0 { header += ", \(s.unmatched) unmatched" }
+        out.append(bold(header))
+        for w in r.warnings { out.append(contentsOf: wrap("Note: \(w)", indent: "")) }
+        for f in r.additives {
+            out.append("")
+            let badge = paint("[\(f.badge.symbol) \(f.badge.label)]", f.badge)
+            out.append("\(badge) \(f.name) (\(f.code))" + (f.function.map { " · \($0)" } ?? ""))
+            out.append(contentsOf: wrap(f.risk, indent: "    "))
+            if let statement = f.statement {
+                out.append(contentsOf: wrap("Label warning: \"\(statement)\"", indent: "    "))
+            }
+            for reason in f.reasons where !(f.statement != nil && reason.contains(f.statement!)) {
+                out.append(contentsOf: wrap("- \(reason)", indent: "    "))
+            }
+            var tags: [String] = []
+            if !f.audience.isEmpty { tags.append("For: " + f.audience.joined(separator: ", ")) }
+            let diet = dietMarks(f.diet)
+            if !diet.isEmpty { tags.append(diet) }
+            if !tags.isEmpty { out.append(contentsOf: wrap(tags.joined(separator: " · "), indent: "    ")) }
+            out.append(contentsOf: wrap("Found as: " + f.matchedText.joined(separator: ", "), indent: "    "))
+            if let ref = f.references.first {
+                out.append(contentsOf: wrap("Why: \(ref.label) <\(ref.url)>", indent: "    "))
+            }
+        }
+        if !r.unmatched.isEmpty {
+            out.append("")
+            out.append(contentsOf: wrap("Not in the additive list: " + r.unmatched.joined(separator: ", "), indent: ""))
+        }
+        out.append("")
+        out.append(contentsOf: wrap("Region \(r.region.rawValue) · data \(r.dataVersion) · pack \(r.packVersion)", indent: ""))
+        out.append(TextRenderer.disclaimer)
+        return out.joined(separator: "\n")
+    }
+
+    /// `vegan: yes, vegetarian: yes, halal: depends` — text, never an icon alone.
+    func dietMarks(_ d: Dietary) -> String {
+        let pairs: [(String, DietStatus)] = [("vegan", d.vegan), ("vegetarian", d.vegetarian), ("kosher", d.kosher), ("halal", d.halal)]
+        return pairs.compactMap { name, status -> String? in
+            switch status {
+            case .yes: "\(name): yes"
+            case .no: "\(name): no"
+            case .depends: "\(name): depends on source"
+            case .unknown: nil
+            }
+        }.joined(separator: ", ")
+    }
+
+    func bold(_ s: String) -> String { color ? "\u{1B}[1m\(s)\u{1B}[0m" : s }
+
+    func paint(_ s: String, _ badge: Badge) -> String {
+        guard color else { return s }
+        let code = switch badge {
+        case .red: "1;31"
+        case .yellow: "1;33"
+        case .green: "1;32"
+        }
+        return "\u{1B}[\(code)m\(s)\u{1B}[0m"
+    }
+
+    /// Word-wraps to `width` columns, continuing lines under `indent`.
+    func wrap(_ text: String, indent: String) -> [String] {
+        var lines: [String] = []
+        var line = indent
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            if line.count > indent.count && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = indent + "  "
+            }
+            line += (line.count > indent.count && !line.hasSuffix("  ") || line.count > indent.count + 2 ? " " : "") + word
+        }
+        if line.trimmingCharacters() != "" { lines.append(line) }
+        return lines
+    }
+}
+
+extension String {
+    func trimmingCharacters() -> String {
+        String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+    }
+}

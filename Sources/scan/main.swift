@@ -1,0 +1,1 @@
+print("scan: not wired yet")
