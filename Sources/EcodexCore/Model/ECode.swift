@@ -28,7 +28,7 @@ public struct ECode: Hashable, Comparable, Sendable, CustomStringConvertible, Co
         guard !digits.isEmpty, digits.count <= 5, let n = Int(digits), n > 0, n < 2000 else { return nil }
         s = s.dropFirst(digits.count)
         var letter: Character?
-        if let c = s.first, c.isASCII, c.isLetter, !ECode.isRomanStart(s) || s.count == 1 && c != "i" && c != "v" {
+        if let c = s.first, ECode.suffixLetters.contains(c), !ECode.isRomanStart(s) {
             letter = c
             s = s.dropFirst()
         }
@@ -43,8 +43,11 @@ public struct ECode: Hashable, Comparable, Sendable, CustomStringConvertible, Co
         self.init(number: n, letter: letter, roman: roman)
     }
 
+    /// Letter suffixes in use (E150a–d, E160a–f, E472a–g); others are not codes.
+    static let suffixLetters: Set<Character> = ["a", "b", "c", "d", "e", "f", "g", "h"]
+
     /// Roman sub-forms used in additive codes (E160a(ii), E450(iii), E472(ix)...).
-    static let romanNumerals: Set<String> = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii"]
+    static let romanNumerals: Set<String> = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix"]
 
     private static func isRomanStart(_ s: Substring) -> Bool {
         var rest = String(s)

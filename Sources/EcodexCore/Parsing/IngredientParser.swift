@@ -13,7 +13,6 @@ public struct IngredientParser: Sendable {
     public func parse(_ text: String, words: [OCRWord]? = nil) -> ParseResult {
         var result = ParseResult()
         let bytes = Array(text.utf8)
-        var seen = Set<ECode>()
         var i = 0
         while i < bytes.count {
             let b = bytes[i] | 0x20
@@ -30,9 +29,7 @@ public struct IngredientParser: Sendable {
                         let raw = String(decoding: bytes[i..<end], as: UTF8.self)
                         if let code = ECode(raw) {
                             if lexicon.knownCodes.contains(code) || lexicon.knownCodes.contains(code.base) {
-                                if seen.insert(code).inserted {
-                                    result.mentions.append(Mention(code: code, matchedText: [raw], span: i..<end, kind: .code))
-                                }
+                                result.mentions.append(Mention(code: code, matchedText: [raw], span: i..<end, kind: .code))
                             } else if !result.unmatched.contains(code.description) {
                                 result.unmatched.append(code.description)
                             }

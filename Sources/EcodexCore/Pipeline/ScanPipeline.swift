@@ -21,7 +21,7 @@ public struct ScanOptions: Sendable {
 /// image → `LabelReader` (imaging + OCR) → `IngredientParser` → `AdditiveCatalog`
 /// → `RiskEngine` → `ScanReport`. Typed text enters at the parser; a single code
 /// at the catalog. Stages never call each other.
-public final class Scanner {
+public final class ScanPipeline {
     public let catalog: AdditiveCatalog
     private let reader: LabelReader?
     private let parser: IngredientParser

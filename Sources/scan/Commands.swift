@@ -1,0 +1,109 @@
+import ArgumentParser
+import EcodexCore
+import EcodexStore
+import EcodexVision
+import Foundation
+
+struct ImageCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "image",
+        abstract: "Scan label photos (JPEG, PNG, TIFF, WebP, BMP). This is the default: `scan label.jpg`."
+    )
+
+    @Argument(help: "One or more label photos.")
+    var images: [String]
+
+    @Option(help: "Tesseract languages, e.g. eng+deu+fra (default: the installed label languages).")
+    var lang: String?
+
+    @OptionGroup var shopper: ShopperOptions
+
+    func run() throws {
+        let prefs = try shopper.preferences()
+        var out = Output(format: shopper.format)
+        let scanner: ScanPipeline
+        do {
+            let store = try Wiring.openStore(dataDir: shopper.dataDir)
+            let reader = try TesseractLabelReader(languages: lang.map { $0.split(separator: "+").map(String.init) })
+            scanner = try ScanPipeline(catalog: store, reader: reader)
+        } catch {
+            for image in images { out.failure(error, input: image) }
+            throw ExitCode(out.exitCode)
+        }
+        for (i, image) in images.enumerated() {
+            do {
+                let report = try scanner.scanImage(at: image, options: ScanOptions(preferences: prefs))
+                out.report(report, separate: i > 0)
+            } catch {
+                out.failure(error, input: image)
+            }
+        }
+        if out.exitCode != 0 { throw ExitCode(out.exitCode) }
+    }
+}
+
+struct TextCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "text",
+        abstract: "Check typed ingredients: scan text \"Sugar, colours: E102, E129\" (use - to read standard input)."
+    )
+
+    @Argument(help: "The ingredient list, or - to read it from standard input.")
+    var text: String
+
+    @OptionGroup var shopper: ShopperOptions
+
+    func run() throws {
+        let prefs = try shopper.preferences()
+        var out = Output(format: shopper.format)
+        let input = text == "-" ? "stdin" : "text"
+        do {
+            let body = text == "-" ? try Wiring.readStandardInput() : text
+            let scanner = try ScanPipeline(catalog: try Wiring.openStore(dataDir: shopper.dataDir))
+            out.report(try scanner.scanText(body, input: input, options: ScanOptions(preferences: prefs)), separate: false)
+        } catch {
+            out.failure(error, input: input)
+        }
+        if out.exitCode != 0 { throw ExitCode(out.exitCode) }
+    }
+}
+
+struct CodeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "code",
+        abstract: "Look up one additive by its code: scan code E120."
+    )
+
+    @Argument(help: "An additive code such as E120, E 150d or INS 211.")
+    var code: String
+
+    @OptionGroup var shopper: ShopperOptions
+
+    func run() throws {
+        let prefs = try shopper.preferences()
+        var out = Output(format: shopper.format)
+        do {
+            let scanner = try ScanPipeline(catalog: try Wiring.openStore(dataDir: shopper.dataDir))
+            out.report(try scanner.scanCode(code, options: ScanOptions(preferences: prefs)), separate: false)
+        } catch {
+            out.failure(error, input: code)
+        }
+        if out.exitCode != 0 { throw ExitCode(out.exitCode) }
+    }
+}
+
+/// Opens the real components. The only place that knows which concrete types back the seams.
+enum Wiring {
+    static func openStore(dataDir: String?) throws -> AdditiveStore {
+        try AdditiveStore(path: dataDir ?? "")
+    }
+
+    /// Reads all of standard input; invalid UTF-8 is replaced, never fatal.
+    static func readStandardInput() throws -> String {
+        let data = FileHandle.standardInput.readDataToEndOfFile()
+        guard !data.isEmpty else {
+            throw EcodexError.parse("No ingredient text was given. Type the ingredients, or pass them as an argument.")
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,45 @@
+import EcodexCore
+import Foundation
+
+/// Prints reports and errors in the chosen format and decides the exit code.
+struct Output {
+    let format: OutputFormat
+    private(set) var firstFailure: ErrorClass?
+
+    init(format: OutputFormat) {
+        self.format = format
+    }
+
+    private var renderer: TextRenderer {
+        let env = ProcessInfo.processInfo.environment
+        let tty = isatty(STDOUT_FILENO) == 1
+        return TextRenderer(color: tty && env["NO_COLOR"] == nil && env["TERM"] != "dumb")
+    }
+
+    func report(_ r: ScanReport, separate: Bool) {
+        switch format {
+        case .json:
+            print(JSONRenderer.render(r))
+        case .text:
+            if separate { print("") }
+            print(renderer.render(r))
+        }
+        fflush(nil)
+    }
+
+    /// Prints a failure for one input; the other inputs of a batch carry on.
+    mutating func failure(_ error: Error, input: String) {
+        let e = (error as? EcodexError) ?? EcodexError(.capture, "Something went wrong reading this input. Try again.", detail: "\(error)")
+        if firstFailure == nil { firstFailure = e.errorClass }
+        switch format {
+        case .json:
+            print(JSONRenderer.render(error: e, input: input))
+            fflush(nil)
+        case .text:
+            FileHandle.standardError.write(Data("scan: \(input): \(e.errorClass.rawValue): \(e.message)\n".utf8))
+        }
+    }
+
+    /// 0 when every input worked, else the code of the first failure's class.
+    var exitCode: Int32 { firstFailure?.exitCode ?? 0 }
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import EcodexCore
+import Foundation
+
+/// The `scan` command line: argument parsing and wiring only.
+@main
+struct Scan: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scan",
+        abstract: "Find food additives on a label photo, typed text or code, and judge them by your region's rules.",
+        discussion: """
+            Works offline. Photos and text never leave this computer.
+            Exit codes: 0 ok, 10 capture_error, 11 ocr_error, 12 parse_error, 13 lookup_error,
+            14 network_error, 15 update_error, 64 usage error.
+            """,
+        subcommands: [ImageCommand.self, TextCommand.self, CodeCommand.self],
+        defaultSubcommand: ImageCommand.self
+    )
+
+    static func main() {
+        OpenMP.limitThreadsOrReexec()
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let exit as ExitCode {
+            Foundation.exit(exit.rawValue)
+        } catch {
+            exit(withError: error)
+        }
+    }
+}
+
+enum OpenMP {
+    /// Tesseract's OpenMP build starts a thread team for every LSTM step, which
+    /// makes recognition 3–8× slower on small machines. libgomp reads
+    /// OMP_THREAD_LIMIT only when it loads, before any of our code runs, so the
+    /// only fix from inside is to set it and exec ourselves once. Commands that
+    /// never run OCR skip this.
+    static func limitThreadsOrReexec() {
+        guard getenv("OMP_THREAD_LIMIT") == nil else { return }
+        let args = CommandLine.arguments
+        let noOCR: Set<String> = ["text", "code", "lookup", "history", "prefs", "store", "pack", "help", "--help", "-h", "--version"]
+        if args.count > 1, noOCR.contains(args[1]) { return }
+        setenv("OMP_THREAD_LIMIT", "1", 1)
+        var cArgs = args.map { strdup($0) }
+        cArgs.append(nil)
+        execv("/proc/self/exe", cArgs)
+        // execv only returns on failure: carry on, just slower.
+    }
+}

@@ -1,1 +1,0 @@
-print("scan: not wired yet")

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+@testable import EcodexCore
+
+/// A LabelReader double: returns fixed words, as Tesseract would.
+final class FakeReader: LabelReader {
+    let words: [OCRWord]
+    init(_ text: String, confidence: Double = 90) {
+        var words: [OCRWord] = []
+        for (l, line) in text.split(separator: "\n").enumerated() {
+            for w in line.split(separator: " ") {
+                words.append(OCRWord(text: String(w), confidence: confidence, box: BoundingBox(x: 0, y: l * 20, width: 10, height: 10), line: l))
+            }
+        }
+        self.words = words
+    }
+    func read(imageAt path: String) throws -> OCRResult {
+        OCRResult(words: words, steps: ["grayscale"], preprocessMs: 1, ocrMs: 2)
+    }
+}
+
+@Suite struct PipelineTests {
+    @Test func candyLabelInEUHasTwoRedFlags() throws {
+        let pipeline = try ScanPipeline(catalog: TestRecords.catalog, reader: FakeReader("Sugar, glucose syrup,\ncolours: E102, E129."))
+        let r = try pipeline.scanImage(at: "candy.jpg", options: ScanOptions(preferences: Preferences(region: .eu)))
+        #expect(r.additives.map(\.code.description) == ["E102", "E129"])
+        #expect(r.additives.allSatisfy { $0.badge == .red })
+        #expect(r.additives.allSatisfy { $0.statement == TestRecords.southampton })
+        #expect(r.summary == Summary(flagged: 2, neutral: 0, unmatched: 0))
+        #expect(r.ocr?.lowConfidence == false)
+        #expect(r.preprocessing == ["grayscale"])
+    }
+
+    @Test func lowConfidencePromptsRescan() throws {
+        let pipeline = try ScanPipeline(catalog: TestRecords.catalog, reader: FakeReader("E330", confidence: 30))
+        let r = try pipeline.scanImage(at: "blurry.jpg", options: ScanOptions())
+        #expect(r.ocr?.lowConfidence == true)
+        #expect(r.warnings.first?.contains("Rescan") == true)
+    }
+
+    @Test func unknownCodesAreUnmatchedWithoutBadge() throws {
+        let pipeline = try ScanPipeline(catalog: TestRecords.catalog)
+        let r = try pipeline.scanText("water, E999, E330", options: ScanOptions())
+        #expect(r.unmatched == ["E999"])
+        #expect(r.additives.map(\.code.description) == ["E330"])
+        #expect(r.summary.unmatched == 1)
+    }
+
+    @Test func nothingFoundOffersBarcodeOrTyping() throws {
+        let r = try ScanPipeline(catalog: TestRecords.catalog).scanText("water, salt", options: ScanOptions())
+        #expect(r.additives.isEmpty)
+        #expect(r.warnings.contains { $0.contains("barcode") && $0.contains("type") })
+    }
+
+    @Test func repeatedAdditiveGivesOneCard() throws {
+        let r = try ScanPipeline(catalog: TestRecords.catalog).scanText("E330, sugar, E 330", options: ScanOptions())
+        #expect(r.additives.count == 1)
+        #expect(r.additives[0].matchedText == ["E330", "E 330"])
+    }
+
+    @Test func codeLookupFallsBackToParentAndFailsClearly() throws {
+        let pipeline = try ScanPipeline(catalog: TestRecords.catalog)
+        #expect(try pipeline.scanCode("E160a(ii)", options: ScanOptions()).additives.first?.code.description == "E160a")
+        #expect(throws: EcodexError.self) { try pipeline.scanCode("E999", options: ScanOptions()) }
+        do {
+            _ = try pipeline.scanCode("hello", options: ScanOptions())
+        } catch let e as EcodexError {
+            #expect(e.errorClass == .parse)
+        }
+    }
+
+    @Test func usNamesComeFirstInTheUS() throws {
+        let r = try ScanPipeline(catalog: TestRecords.catalog).scanCode("E102", options: ScanOptions(preferences: Preferences(region: .us)))
+        #expect(r.additives.first?.name == "FD&C Yellow No. 5")
+    }
+}
+
+@Suite struct RenderingTests {
+    func report(region: Region = .eu) throws -> ScanReport {
+        try ScanPipeline(catalog: TestRecords.catalog).scanText("Sugar, colours: E102, E129, acid: E330, E999",
+                                                                 options: ScanOptions(preferences: Preferences(region: region)))
+    }
+
+    @Test func jsonFollowsTheContract() throws {
+        let line = JSONRenderer.render(try report())
+        #expect(!line.contains("\n"))
+        let obj = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        for key in ["input", "region", "dataVersion", "packVersion", "ocr", "summary", "additives", "unmatched", "barcode", "timingsMs", "warnings"] {
+            #expect(obj[key] != nil, "missing \(key)")
+        }
+        let summary = try #require(obj["summary"] as? [String: Int])
+        #expect(summary == ["flagged": 2, "neutral": 1, "unmatched": 1])
+        let first = try #require((obj["additives"] as? [[String: Any]])?.first)
+        #expect(first["code"] as? String == "E102")
+        #expect(first["badge"] as? String == "red")
+        for key in ["name", "matchedText", "function", "risk", "audience", "diet", "reasons", "references"] {
+            #expect(first[key] != nil, "missing additive field \(key)")
+        }
+    }
+
+    @Test func errorJSON() throws {
+        let line = JSONRenderer.render(error: .capture("No file at x.jpg."), input: "x.jpg")
+        let obj = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect((obj["error"] as? [String: String])?["class"] == "capture_error")
+    }
+
+    @Test func terminalTextIsReadableWithoutColourAndFits80Columns() throws {
+        let text = TextRenderer(color: false).render(try report())
+        #expect(text.contains("2 flagged, 1 neutral, 1 unmatched"))
+        #expect(text.contains("[✖ RED] Tartrazine (E102)"))
+        #expect(text.contains("[✓ GREEN] Citric acid (E330)"))
+        #expect(text.contains("Informational only, not medical advice."))
+        #expect(text.contains("Region EU"))
+        #expect(!text.contains("\u{1B}["))
+        for line in text.split(separator: "\n") {
+            #expect(line.count <= 80, "too wide: \(line)")
+        }
+    }
+
+    @Test func colourOnlyWhenAsked() throws {
+        #expect(TextRenderer(color: true).render(try report()).contains("\u{1B}[1;31m"))
+    }
+}
