@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+
+/// `scan` end to end: the built binary, the bundled store, real Tesseract.
+@Suite struct ScanEndToEndTests {
+    let scan = ScanBinary()
+
+    @Test func candyLabelPhotoInEUFlagsBothSouthamptonColours() throws {
+        let run = try scan.run([ScanBinary.path("samples/candy-label.jpg"), "--region", "EU", "--format", "json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let r = try #require(run.jsonLines().first)
+        #expect(r.codes.contains("E102") && r.codes.contains("E129"), "codes: \(r.codes)")
+        #expect(r.badge("E102") == "red")
+        #expect(r.badge("E129") == "red")
+        let e102 = try #require(r.additives.first { $0["code"] as? String == "E102" })
+        #expect((e102["statement"] as? String)?.contains("activity and attention in children") == true)
+        #expect((r["summary"] as? [String: Int])?["flagged"] ?? 0 >= 2)
+        #expect((r["preprocessing"] as? [String])?.isEmpty == false)
+    }
+
+    @Test func candyLabelTerminalOutput() throws {
+        let run = try scan.run([ScanBinary.path("samples/candy-label.jpg"), "--region", "EU"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("flagged"))
+        #expect(run.stdout.contains("RED] Tartrazine (E102)"))
+        #expect(run.stdout.contains("Informational only, not medical advice."))
+    }
+
+    @Test func typedTextAndStandardInputGoThroughTheSameEngine() throws {
+        let typed = try scan.run(["text", "Sugar, colours: E102, E129", "--region", "EU", "--format", "json"])
+        let piped = try scan.run(["text", "-", "--region", "EU", "--format", "json"], stdin: Data("Sugar, colours: E102, E129".utf8))
+        #expect(typed.status == 0 && piped.status == 0)
+        let a = try #require(typed.jsonLines().first), b = try #require(piped.jsonLines().first)
+        #expect(a.codes == ["E102", "E129"])
+        #expect(a.codes == b.codes)
+        #expect(a.additives.allSatisfy { $0["badge"] as? String == "red" })
+    }
+
+    @Test func invalidUTF8OnStandardInputIsNotACrash() throws {
+        let run = try scan.run(["text", "-", "--format", "json"], stdin: Data([0xFF, 0xFE, 0x45, 0x33, 0x33, 0x30, 0x00, 0xC3]))
+        #expect(run.status == 0 || run.status == 12)
+        #expect(!run.jsonLines().isEmpty)
+    }
+
+    @Test func codeLookup() throws {
+        let run = try scan.run(["code", "E120", "--region", "US", "--diet", "vegan", "--format", "json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let r = try #require(run.jsonLines().first)
+        #expect(r.codes == ["E120"])
+        #expect(r.badge("E120") == "yellow")
+    }
+
+    @Test func unknownCodeIsALookupError() throws {
+        let run = try scan.run(["code", "E999", "--format", "json"])
+        #expect(run.status == 13)
+        #expect(run.jsonLines().first?.errorClass == "lookup_error")
+    }
+
+    @Test func badRegionIsAUsageError() throws {
+        let run = try scan.run(["text", "E330", "--region", "Mars"])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("Unknown region"))
+    }
+}
+
+/// Bad input files: each is a capture_error with exit code 10, and a batch carries on.
+@Suite struct BadInputTests {
+    let scan = ScanBinary()
+
+    func write(_ name: String, _ bytes: [UInt8]) throws -> String {
+        let url = scan.dataDir.appendingPathComponent(name)
+        try Data(bytes).write(to: url)
+        return url.path
+    }
+
+    /// A valid PNG header (signature + IHDR) that claims 30000×30000 pixels.
+    static let hugePNG: [UInt8] = {
+        var b: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]
+        let side: UInt32 = 30000
+        for _ in 0..<2 { b += [UInt8(side >> 24), UInt8(side >> 16 & 0xFF), UInt8(side >> 8 & 0xFF), UInt8(side & 0xFF)] }
+        b += [8, 0, 0, 0, 0]
+        b += [0x3A, 0x7E, 0x9B, 0x55]  // CRC bytes: wrong on purpose is fine; readers must still not allocate 900 MP
+        return b
+    }()
+
+    @Test func eachBadFileIsACaptureError() throws {
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: ScanBinary.path("samples/candy-label.jpg")))
+        let files = [
+            scan.dataDir.appendingPathComponent("missing.jpg").path,
+            try write("empty.jpg", []),
+            try write("truncated.jpg", Array(jpeg.prefix(600))),
+            try write("notes.jpg", Array("Sugar, E102\n".utf8)),
+            try write("huge.png", BadInputTests.hugePNG),
+        ]
+        for file in files {
+            let run = try scan.run([file, "--format", "json"], timeout: 30)
+            #expect(run.status == 10, "\(file): \(run.status) \(run.stderr)")
+            let line = try #require(run.jsonLines().first)
+            #expect(line.errorClass == "capture_error", "\(file): \(line)")
+            let message = (line["error"] as? [String: Any])?["message"] as? String ?? ""
+            #expect(!message.isEmpty)
+        }
+    }
+
+    @Test func batchKeepsGoodResultsWhenOneFileIsBad() throws {
+        let bad = try write("notes.jpg", Array("hello".utf8))
+        let run = try scan.run([bad, ScanBinary.path("samples/candy-label.jpg"), "--format", "json", "--region", "EU"])
+        #expect(run.status == 10)
+        let lines = run.jsonLines()
+        #expect(lines.count == 2)
+        #expect(lines.first?.errorClass == "capture_error")
+        #expect(lines.last?.codes.contains("E102") == true)
+    }
+}

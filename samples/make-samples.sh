@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Renders the sample label photos in this folder. Deterministic: fixed text,
+# fonts from Debian's fonts-dejavu-core, a fixed noise seed. Needs ImageMagick 6.
+# Run from anywhere: samples/make-samples.sh
+set -euo pipefail
+cd "$(dirname "$0")"
+FONT=/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
+BOLD=/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf
+
+# A fruit-candy back label: printed E-codes, the EU warning text, a warm
+# background, a slight tilt, a lighting gradient, sensor noise and JPEG loss,
+# as a phone photo of a small packet would have.
+convert -size 900x420 xc:'#fff4d6' \
+  -font "$BOLD" -pointsize 30 -fill '#3a2a1a' -annotate +40+60 'FRUIT CHEWS' \
+  -font "$FONT" -pointsize 24 -fill '#2b2118' \
+  -annotate +40+110 'Ingredients: sugar, glucose syrup, gelatine,' \
+  -annotate +40+145 'acid: citric acid, fruit juice from concentrate 2%,' \
+  -annotate +40+180 'flavourings, colours: E102, E129, glazing agent:' \
+  -annotate +40+215 'carnauba wax.' \
+  -annotate +40+265 'E102, E129: may have an adverse effect on' \
+  -annotate +40+300 'activity and attention in children.' \
+  -pointsize 20 -annotate +40+360 'Store in a cool, dry place. Net weight 150 g' \
+  \( -size 900x420 gradient:'#ffffff'-'#b8b0a0' \) -compose multiply -composite \
+  -background '#d9cdb4' -rotate 4 \
+  -seed 7 -attenuate 0.4 +noise Gaussian \
+  -blur 0x0.6 -quality 72 candy-label.jpg
+echo "wrote samples/candy-label.jpg"

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Ecodex needs, only those missing. Safe to re-run.
+# Libraries: Tesseract, Leptonica, ZBar, SQLite (-dev packages, linked as system libraries).
+# Language data: English, German, French, Spanish, Italian, Dutch.
+# Tools used by tests and benchmarks: tesseract CLI (baseline), zbarimg, zint
+# (barcode test images), ImageMagick (sample rendering), time.
+set -euo pipefail
+
+packages=(
+  libtesseract-dev libleptonica-dev libzbar-dev libsqlite3-dev pkg-config
+  tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra
+  tesseract-ocr-spa tesseract-ocr-ita tesseract-ocr-nld
+  zbar-tools zint imagemagick fonts-dejavu-core time
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} Debian packages present"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "install-deps: run as root or install sudo" >&2; exit 1; }
+  SUDO="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "install-deps: done"
