@@ -11,17 +11,17 @@ struct ShopperOptions: ParsableArguments {
     @Option(help: "Region whose rules apply: EU, US, UK, CA, AU, IN, or auto (saved setting, then locale).")
     var region: String = "auto"
 
-    @Option(help: "Diets to check, comma-separated: vegan, vegetarian, kosher, halal.")
+    @Option(help: "Diets to check, comma-separated: vegan, vegetarian, kosher, halal, none (overrides saved).")
     var diet: String?
 
-    @Flag(help: "Treat a diet conflict as red, not yellow.")
-    var strictDiet = false
+    @Flag(inversion: .prefixedNo, help: "Treat a diet conflict as red, not yellow (overrides saved).")
+    var strictDiet: Bool?
 
-    @Option(help: "Sensitivities to watch, comma-separated: sulphites, pku (aspartame), caffeine, shellfish.")
+    @Option(help: "Sensitivities to watch, comma-separated: sulphites, pku (aspartame), caffeine, shellfish, none.")
     var avoid: String?
 
-    @Flag(help: "Child mode: cautions for children show red.")
-    var child = false
+    @Flag(inversion: .prefixedNo, help: "Child mode: cautions for children show red (overrides saved).")
+    var child: Bool?
 
     @Option(help: "Output format: text or json (one JSON object per line and input).")
     var format: OutputFormat = .text
@@ -29,42 +29,28 @@ struct ShopperOptions: ParsableArguments {
     @Option(help: "Folder for the additive store and history (default: $ECODEX_DATA_DIR or ~/.local/share/ecodex).")
     var dataDir: String?
 
+    /// Saved preferences with this run's flags on top.
     func preferences() throws -> Preferences {
-        var p = Preferences()
-        p.region = try resolveRegion()
-        for d in list(diet) {
-            guard let v = Diet(rawValue: d.lowercased()) else {
-                throw ValidationError("Unknown diet \"\(d)\". Use vegan, vegetarian, kosher or halal.")
-            }
-            p.diets.insert(v)
+        let env = ProcessInfo.processInfo.environment
+        var saved = try PreferencesFile.load(from: PreferencesFile.defaultURL(environment: env))
+        do {
+            if region.lowercased() != "auto" { try saved.set("region", region) }
+            if let diet { try saved.set("diet", diet) }
+            if let avoid { try saved.set("avoid", avoid) }
+        } catch let e as EcodexError {
+            throw ValidationError(e.message)
         }
-        for s in list(avoid) {
-            guard let v = Sensitivity(name: s) else {
-                throw ValidationError("Unknown sensitivity \"\(s)\". Use sulphites, pku, caffeine or shellfish.")
-            }
-            p.sensitivities.insert(v)
-        }
-        p.strictDiet = strictDiet
-        p.childMode = child
-        return p
+        if let strictDiet { saved.strictDiet = strictDiet }
+        if let child { saved.childMode = child }
+        return Preferences(region: saved.region ?? Self.localeRegion(env), diets: saved.diets, strictDiet: saved.strictDiet,
+                           sensitivities: saved.sensitivities, childMode: saved.childMode)
     }
 
-    /// Explicit choice, else the locale (LC_ALL, then LANG), else EU. Never location.
-    func resolveRegion() throws -> Region {
-        if region.lowercased() != "auto" {
-            guard let r = Region(code: region) else {
-                throw ValidationError("Unknown region \"\(region)\". Use EU, US, UK, CA, AU, IN or auto.")
-            }
-            return r
-        }
-        let env = ProcessInfo.processInfo.environment
+    /// The locale's region (LC_ALL, then LANG), else EU. Never location.
+    static func localeRegion(_ env: [String: String]) -> Region {
         for key in ["LC_ALL", "LANG"] {
             if let v = env[key], !v.isEmpty, let r = Region(locale: v) { return r }
         }
         return .eu
-    }
-
-    private func list(_ s: String?) -> [String] {
-        (s ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 }

@@ -50,6 +50,7 @@ struct ScanBinary {
         var env = ProcessInfo.processInfo.environment
         env["ECODEX_DATA_DIR"] = dataDir.path
         env["NO_COLOR"] = "1"
+        env["ECODEX_CONFIG"] = dataDir.appendingPathComponent("preferences.conf").path
         for (k, v) in extra { env[k] = v }
         p.environment = env
         let out = Pipe(), err = Pipe(), inp = Pipe()

@@ -59,7 +59,7 @@ import Testing
     @Test func badRegionIsAUsageError() throws {
         let run = try scan.run(["text", "E330", "--region", "Mars"])
         #expect(run.status == 64)
-        #expect(run.stderr.contains("Unknown region"))
+        #expect(run.stderr.contains("not a valid region"))
     }
 }
 
@@ -110,5 +110,32 @@ import Testing
         #expect(lines.count == 2)
         #expect(lines.first?.errorClass == "capture_error")
         #expect(lines.last?.codes.contains("E102") == true)
+    }
+}
+
+/// Saved preferences apply to later scans; flags on a run override them.
+@Suite struct PreferencesEndToEndTests {
+    let scan = ScanBinary()
+
+    @Test func savedDietAppliesAndFlagsOverride() throws {
+        #expect(try scan.run(["prefs", "set", "diet", "vegan"]).status == 0)
+        #expect(try scan.run(["prefs", "set", "region", "US"]).status == 0)
+        let saved = try #require(try scan.run(["code", "E120", "--format", "json"]).jsonLines().first)
+        #expect(saved["region"] as? String == "US")
+        #expect(saved.badge("E120") == "yellow")
+        let overridden = try #require(try scan.run(["code", "E120", "--diet", "none", "--region", "EU", "--format", "json"]).jsonLines().first)
+        #expect(overridden["region"] as? String == "EU")
+        #expect(overridden.badge("E120") == "green")
+    }
+
+    @Test func regionFromLocaleWhenNothingSaved() throws {
+        let run = try scan.run(["code", "E330", "--format", "json"], environment: ["LC_ALL": "en_GB.UTF-8"])
+        #expect(run.jsonLines().first?["region"] as? String == "UK")
+    }
+
+    @Test func badPreferenceIsRefusedWithAHint() throws {
+        let run = try scan.run(["prefs", "set", "diet", "paleo"])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("vegan"))
     }
 }

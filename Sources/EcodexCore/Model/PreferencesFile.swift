@@ -1,0 +1,108 @@
+import Foundation
+
+/// The shopper's saved preferences: a plain `key = value` file a person can read and edit.
+///
+/// ```
+/// region = US
+/// diet = vegan, halal
+/// strict_diet = no
+/// avoid = sulphites, pku
+/// child = yes
+/// ```
+/// Unknown keys and bad values are reported, never silently dropped.
+public struct PreferencesFile: Sendable, Equatable {
+    /// nil when the shopper has not chosen: the locale decides.
+    public var region: Region?
+    public var diets: Set<Diet> = []
+    public var strictDiet = false
+    public var sensitivities: Set<Sensitivity> = []
+    public var childMode = false
+
+    public init() {}
+
+    public static let keys = ["region", "diet", "strict_diet", "avoid", "child"]
+
+    /// `$XDG_CONFIG_HOME/ecodex/preferences.conf`, else `~/.config/ecodex/preferences.conf`.
+    public static func defaultURL(environment env: [String: String]) -> URL {
+        if let override = env["ECODEX_CONFIG"], !override.isEmpty { return URL(fileURLWithPath: override) }
+        let base = env["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (env["HOME"] ?? NSHomeDirectory()) + "/.config"
+        return URL(fileURLWithPath: base).appendingPathComponent("ecodex/preferences.conf")
+    }
+
+    /// Reads the file; a missing file gives the defaults.
+    public static func load(from url: URL) throws -> PreferencesFile {
+        guard let data = FileManager.default.contents(atPath: url.path) else { return PreferencesFile() }
+        return try parse(String(decoding: data, as: UTF8.self))
+    }
+
+    public static func parse(_ text: String) throws -> PreferencesFile {
+        var p = PreferencesFile()
+        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
+            let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2 else {
+                throw EcodexError.parse("Line \(n + 1) of the preferences file is not `key = value`. Fix it or run `scan prefs reset`.")
+            }
+            try p.set(parts[0], parts[1])
+        }
+        return p
+    }
+
+    /// Sets one key from text, as `scan prefs set KEY VALUE` does.
+    public mutating func set(_ key: String, _ value: String) throws {
+        let items = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        switch key.lowercased().replacingOccurrences(of: "-", with: "_") {
+        case "region":
+            if value.lowercased() == "auto" || value.isEmpty { region = nil; return }
+            guard let r = Region(code: value) else { throw Self.bad("region", value, "EU, US, UK, CA, AU, IN or auto") }
+            region = r
+        case "diet":
+            diets = try Set(items.filter { $0.lowercased() != "none" }.map {
+                guard let d = Diet(rawValue: $0.lowercased()) else { throw Self.bad("diet", $0, "vegan, vegetarian, kosher, halal or none") }
+                return d
+            })
+        case "avoid":
+            sensitivities = try Set(items.filter { $0.lowercased() != "none" }.map {
+                guard let s = Sensitivity(name: $0) else { throw Self.bad("avoid", $0, "sulphites, pku, caffeine, shellfish or none") }
+                return s
+            })
+        case "strict_diet": strictDiet = try Self.bool("strict_diet", value)
+        case "child": childMode = try Self.bool("child", value)
+        default:
+            throw EcodexError.parse("Unknown preference \"\(key)\". Use one of: \(Self.keys.joined(separator: ", ")).")
+        }
+    }
+
+    public func serialized() -> String {
+        func yn(_ b: Bool) -> String { b ? "yes" : "no" }
+        return """
+            # Ecodex preferences. Edit here or with `scan prefs set KEY VALUE`.
+            region = \(region?.rawValue ?? "auto")
+            diet = \(diets.isEmpty ? "none" : diets.map(\.rawValue).sorted().joined(separator: ", "))
+            strict_diet = \(yn(strictDiet))
+            avoid = \(sensitivities.isEmpty ? "none" : sensitivities.map(\.rawValue).sorted().joined(separator: ", "))
+            child = \(yn(childMode))
+
+            """
+    }
+
+    /// Writes atomically (temp file + rename), creating the folder.
+    public func save(to url: URL) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(serialized().utf8).write(to: url, options: .atomic)
+    }
+
+    private static func bool(_ key: String, _ v: String) throws -> Bool {
+        switch v.lowercased() {
+        case "yes", "true", "on", "1": return true
+        case "no", "false", "off", "0": return false
+        default: throw bad(key, v, "yes or no")
+        }
+    }
+
+    private static func bad(_ key: String, _ value: String, _ allowed: String) -> EcodexError {
+        EcodexError.parse("\"\(value)\" is not a valid \(key). Use \(allowed).")
+    }
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+import EcodexCore
+import Foundation
+
+struct PrefsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "prefs",
+        abstract: "Show or change your saved preferences (region, diet, sensitivities, child mode).",
+        discussion: "Saved in $XDG_CONFIG_HOME/ecodex/preferences.conf (or ECODEX_CONFIG). Flags on a scan override them.",
+        subcommands: [Show.self, Set.self, Reset.self],
+        defaultSubcommand: Show.self
+    )
+
+    static var url: URL { PreferencesFile.defaultURL(environment: ProcessInfo.processInfo.environment) }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print the saved preferences.")
+        func run() throws {
+            let prefs = try PrefsCommand.load()
+            print("# \(PrefsCommand.url.path)")
+            print(prefs.serialized(), terminator: "")
+        }
+    }
+
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Save one preference: region EU, diet vegan,halal, avoid sulphites, strict_diet yes, child yes.")
+        @Argument(help: "One of: region, diet, avoid, strict_diet, child.") var key: String
+        @Argument(help: "The value; lists are comma-separated; `none` or `auto` clears.") var value: String
+        func run() throws {
+            var prefs = try PrefsCommand.load()
+            do { try prefs.set(key, value) } catch let e as EcodexError { throw ValidationError(e.message) }
+            try prefs.save(to: PrefsCommand.url)
+            print(prefs.serialized(), terminator: "")
+        }
+    }
+
+    struct Reset: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Forget all saved preferences.")
+        func run() throws {
+            try? FileManager.default.removeItem(at: PrefsCommand.url)
+            print("Preferences cleared.")
+        }
+    }
+
+    static func load() throws -> PreferencesFile {
+        do { return try PreferencesFile.load(from: url) } catch let e as EcodexError { throw ValidationError(e.message) }
+    }
+}

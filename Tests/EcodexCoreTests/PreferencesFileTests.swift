@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+@testable import EcodexCore
+
+@Suite struct PreferencesFileTests {
+    @Test func roundTrips() throws {
+        var p = PreferencesFile()
+        try p.set("region", "us")
+        try p.set("diet", "vegan, Halal")
+        try p.set("avoid", "sulfites,aspartame")
+        try p.set("child", "yes")
+        let back = try PreferencesFile.parse(p.serialized())
+        #expect(back == p)
+        #expect(back.region == .us && back.diets == [.vegan, .halal] && back.sensitivities == [.sulphites, .pku] && back.childMode)
+    }
+
+    @Test func autoAndNoneClear() throws {
+        var p = try PreferencesFile.parse("region = UK\ndiet = vegan\n")
+        try p.set("region", "auto")
+        try p.set("diet", "none")
+        #expect(p.region == nil && p.diets.isEmpty)
+    }
+
+    @Test(arguments: ["region = Mars", "diet = paleo", "colour = blue", "just words", "child = maybe"])
+    func badLinesAreParseErrorsThatSayWhatToDo(_ text: String) {
+        #expect(throws: EcodexError.self) { try PreferencesFile.parse(text) }
+    }
+
+    @Test func commentsAndBlankLinesAreIgnored() throws {
+        let p = try PreferencesFile.parse("# mine\n\nregion = AU  # home\n")
+        #expect(p.region == .au)
+    }
+
+    @Test func configFolderFollowsXDG() {
+        #expect(PreferencesFile.defaultURL(environment: ["XDG_CONFIG_HOME": "/x"]).path == "/x/ecodex/preferences.conf")
+        #expect(PreferencesFile.defaultURL(environment: ["HOME": "/h"]).path == "/h/.config/ecodex/preferences.conf")
+        #expect(PreferencesFile.defaultURL(environment: ["ECODEX_CONFIG": "/p.conf"]).path == "/p.conf")
+    }
+}
