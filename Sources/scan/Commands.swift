@@ -38,7 +38,8 @@ struct ImageCommand: ParsableCommand {
                 out.failure(error, input: image)
             }
         }
-        if out.exitCode != 0 { throw ExitCode(out.exitCode) }
+        let code = out.finish()
+        if code != 0 { throw ExitCode(code) }
     }
 }
 
@@ -64,7 +65,8 @@ struct TextCommand: ParsableCommand {
         } catch {
             out.failure(error, input: input)
         }
-        if out.exitCode != 0 { throw ExitCode(out.exitCode) }
+        let code = out.finish()
+        if code != 0 { throw ExitCode(code) }
     }
 }
 
@@ -88,7 +90,8 @@ struct CodeCommand: ParsableCommand {
         } catch {
             out.failure(error, input: code)
         }
-        if out.exitCode != 0 { throw ExitCode(out.exitCode) }
+        let code = out.finish()
+        if code != 0 { throw ExitCode(code) }
     }
 }
 

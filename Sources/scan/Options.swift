@@ -3,7 +3,7 @@ import EcodexCore
 import Foundation
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json
+    case text, json, html
 }
 
 /// Options every scanning command shares: who the shopper is and how to print.
@@ -23,7 +23,7 @@ struct ShopperOptions: ParsableArguments {
     @Flag(inversion: .prefixedNo, help: "Child mode: cautions for children show red (overrides saved).")
     var child: Bool?
 
-    @Option(help: "Output format: text or json (one JSON object per line and input).")
+    @Option(help: "Output format: text, json (one JSON object per line and input) or html (one accessible page).")
     var format: OutputFormat = .text
 
     @Option(help: "Folder for the additive store and history (default: $ECODEX_DATA_DIR or ~/.local/share/ecodex).")

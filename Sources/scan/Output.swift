@@ -5,6 +5,8 @@ import Foundation
 struct Output {
     let format: OutputFormat
     private(set) var firstFailure: ErrorClass?
+    /// HTML is one page for all inputs: collected, printed by `finish()`.
+    private var htmlReports: [ScanReport] = []
 
     init(format: OutputFormat) {
         self.format = format
@@ -16,8 +18,10 @@ struct Output {
         return TextRenderer(color: tty && env["NO_COLOR"] == nil && env["TERM"] != "dumb")
     }
 
-    func report(_ r: ScanReport, separate: Bool) {
+    mutating func report(_ r: ScanReport, separate: Bool) {
         switch format {
+        case .html:
+            htmlReports.append(r)
         case .json:
             print(JSONRenderer.render(r))
         case .text:
@@ -35,9 +39,18 @@ struct Output {
         case .json:
             print(JSONRenderer.render(error: e, input: input))
             fflush(nil)
-        case .text:
+        case .text, .html:
             FileHandle.standardError.write(Data("scan: \(input): \(e.errorClass.rawValue): \(e.message)\n".utf8))
         }
+    }
+
+    /// Prints what was collected (the HTML page) and returns the exit code.
+    func finish() -> Int32 {
+        if format == .html && !htmlReports.isEmpty {
+            print(HTMLRenderer.render(htmlReports), terminator: "")
+            fflush(nil)
+        }
+        return exitCode
     }
 
     /// 0 when every input worked, else the code of the first failure's class.

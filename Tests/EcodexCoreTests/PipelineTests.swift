@@ -121,3 +121,27 @@ final class FakeReader: LabelReader {
         #expect(TextRenderer(color: true).render(try report()).contains("\u{1B}[1;31m"))
     }
 }
+
+@Suite struct HTMLRendererTests {
+    @Test(arguments: HTMLRenderer.colorPairs.map(\.name))
+    func everyColourPairReachesAA(_ name: String) throws {
+        let pair = try #require(HTMLRenderer.colorPairs.first { $0.name == name })
+        #expect(HTMLRenderer.contrast(pair.fg, pair.bg) >= 4.5)
+    }
+
+    @Test func contrastFormula() {
+        #expect(abs(HTMLRenderer.contrast("#000000", "#ffffff") - 21) < 0.01)
+        #expect(abs(HTMLRenderer.contrast("#777777", "#ffffff") - 4.48) < 0.02)
+    }
+
+    @Test func pageHasTextBadgesEscapingAndDisclaimer() throws {
+        let r = try ScanPipeline(catalog: TestRecords.catalog).scanText("<b>E102</b> & E330", input: "a<b>.jpg", options: ScanOptions())
+        let html = HTMLRenderer.render([r])
+        #expect(html.contains("RED</span>"))
+        #expect(html.contains("a&lt;b&gt;.jpg"))
+        #expect(!html.contains("<b>E102"))
+        #expect(html.contains("Informational only, not medical advice."))
+        #expect(html.contains("<html lang=\"en\">"))
+        #expect(!html.contains("<script"))
+    }
+}
