@@ -19,7 +19,7 @@ struct ImageCommand: ParsableCommand {
     @OptionGroup var shopper: ShopperOptions
 
     func run() throws {
-        let prefs = try shopper.preferences()
+        let options = try shopper.scanOptions()
         var out = Output(format: shopper.format)
         let scanner: ScanPipeline
         do {
@@ -32,7 +32,7 @@ struct ImageCommand: ParsableCommand {
         }
         for (i, image) in images.enumerated() {
             do {
-                let report = try scanner.scanImage(at: image, options: ScanOptions(preferences: prefs))
+                let report = try scanner.scanImage(at: image, options: options)
                 out.report(report, separate: i > 0)
             } catch {
                 out.failure(error, input: image)
@@ -55,13 +55,13 @@ struct TextCommand: ParsableCommand {
     @OptionGroup var shopper: ShopperOptions
 
     func run() throws {
-        let prefs = try shopper.preferences()
+        let options = try shopper.scanOptions()
         var out = Output(format: shopper.format)
         let input = text == "-" ? "stdin" : "text"
         do {
             let body = text == "-" ? try Wiring.readStandardInput() : text
             let scanner = try ScanPipeline(catalog: try Wiring.openStore(dataDir: shopper.dataDir))
-            out.report(try scanner.scanText(body, input: input, options: ScanOptions(preferences: prefs)), separate: false)
+            out.report(try scanner.scanText(body, input: input, options: options), separate: false)
         } catch {
             out.failure(error, input: input)
         }
@@ -82,11 +82,11 @@ struct CodeCommand: ParsableCommand {
     @OptionGroup var shopper: ShopperOptions
 
     func run() throws {
-        let prefs = try shopper.preferences()
+        let options = try shopper.scanOptions()
         var out = Output(format: shopper.format)
         do {
             let scanner = try ScanPipeline(catalog: try Wiring.openStore(dataDir: shopper.dataDir))
-            out.report(try scanner.scanCode(code, options: ScanOptions(preferences: prefs)), separate: false)
+            out.report(try scanner.scanCode(code, options: options), separate: false)
         } catch {
             out.failure(error, input: code)
         }

@@ -23,6 +23,9 @@ struct ShopperOptions: ParsableArguments {
     @Flag(inversion: .prefixedNo, help: "Child mode: cautions for children show red (overrides saved).")
     var child: Bool?
 
+    @Option(help: "Compare regions side by side, comma-separated (EU,US,UK,CA,AU,IN or all).")
+    var compare: String?
+
     @Option(help: "Output format: text, json (one JSON object per line and input) or html (one accessible page).")
     var format: OutputFormat = .text
 
@@ -44,6 +47,17 @@ struct ShopperOptions: ParsableArguments {
         if let child { saved.childMode = child }
         return Preferences(region: saved.region ?? Self.localeRegion(env), diets: saved.diets, strictDiet: saved.strictDiet,
                            sensitivities: saved.sensitivities, childMode: saved.childMode)
+    }
+
+    /// The scan options for this run: preferences plus regions to compare.
+    func scanOptions() throws -> ScanOptions {
+        var regions: [Region] = []
+        for item in (compare ?? "").split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !item.isEmpty {
+            if item.lowercased() == "all" { regions = Region.allCases; break }
+            guard let r = Region(code: item) else { throw ValidationError("\"\(item)\" is not a valid region. Use EU, US, UK, CA, AU, IN or all.") }
+            if !regions.contains(r) { regions.append(r) }
+        }
+        return ScanOptions(preferences: try preferences(), compareRegions: regions)
     }
 
     /// The locale's region (LC_ALL, then LANG), else EU. Never location.

@@ -145,3 +145,18 @@ final class FakeReader: LabelReader {
         #expect(!html.contains("<script"))
     }
 }
+
+@Suite struct CompareTests {
+    @Test func badgesPerRegionSideBySide() throws {
+        let r = try ScanPipeline(catalog: TestRecords.catalog).scanText("E102, E171", options: ScanOptions(compareRegions: Region.allCases))
+        let e102 = try #require(r.additives.first { $0.code.description == "E102" })
+        #expect(e102.regionBadges[.eu] == .red && e102.regionBadges[.us] == .yellow)
+        let e171 = try #require(r.additives.first { $0.code.description == "E171" })
+        #expect(e171.regionBadges[.eu] == .red)
+        let text = TextRenderer().render(r)
+        #expect(text.contains("Compared across regions:"))
+        for line in text.split(separator: "\n") { #expect(line.count <= 80, "too wide: \(line)") }
+        let json = JSONRenderer.render(r)
+        #expect(json.contains("\"compare\":{"))
+    }
+}

@@ -77,12 +77,15 @@ public struct Finding: Sendable, Equatable {
     /// The label statement the region requires, if any.
     public var statement: String?
     public var references: [Reference]
+    /// The badge in each compared region (`--compare`); empty otherwise.
+    public var regionBadges: [Region: Badge]
 
     public init(code: ECode, name: String, badge: Badge, matchedText: [String], matchKind: MatchKind,
                 function: String?, risk: String, audience: [String], diet: Dietary, reasons: [String],
-                statement: String?, references: [Reference]) {
+                statement: String?, references: [Reference], regionBadges: [Region: Badge] = [:]) {
         self.code = code; self.name = name; self.badge = badge; self.matchedText = matchedText
         self.matchKind = matchKind; self.function = function; self.risk = risk; self.audience = audience
         self.diet = diet; self.reasons = reasons; self.statement = statement; self.references = references
+        self.regionBadges = regionBadges
     }
 }

@@ -10,9 +10,12 @@ public struct ScanOptions: Sendable {
     public var preferences: Preferences = Preferences()
     /// Mean OCR word confidence (0...100) below which the result carries a rescan prompt. Default 60.
     public var lowConfidenceThreshold: Double = 60
-    public init(preferences: Preferences = Preferences(), lowConfidenceThreshold: Double = 60) {
+    /// Regions to compare side by side (`--compare EU,US`). Default: none.
+    public var compareRegions: [Region] = []
+    public init(preferences: Preferences = Preferences(), lowConfidenceThreshold: Double = 60, compareRegions: [Region] = []) {
         self.preferences = preferences
         self.lowConfidenceThreshold = lowConfidenceThreshold
+        self.compareRegions = compareRegions
     }
 }
 
@@ -116,11 +119,18 @@ public final class ScanPipeline {
         let rule = a.rule(for: options.preferences.region)
         var refs = a.references
         if let r = rule?.reference, !refs.contains(r) { refs.insert(r, at: 0) }
+        var elsewhere: [Region: Badge] = [:]
+        for region in options.compareRegions {
+            var p = options.preferences
+            p.region = region
+            elsewhere[region] = RiskEngine.assess(a, preferences: p).badge
+        }
         return Finding(code: a.code, name: a.displayName(in: options.preferences.region), badge: verdict.badge,
                        matchedText: mention.matchedText, matchKind: mention.kind,
                        function: mention.function ?? a.classes.first, risk: a.plainRisk.summary,
                        audience: a.plainRisk.audience, diet: a.dietary, reasons: verdict.reasons,
-                       statement: rule?.warningRequired == true ? rule?.statement : nil, references: refs)
+                       statement: rule?.warningRequired == true ? rule?.statement : nil, references: refs,
+                       regionBadges: elsewhere)
     }
 }
 

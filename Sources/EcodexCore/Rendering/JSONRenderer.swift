@@ -36,7 +36,7 @@ public enum JSONRenderer {
             case .depends, .unknown: NSNull()
             }
         }
-        return [
+        var obj: [String: Any] = [
             "code": f.code.description,
             "name": f.name,
             "badge": f.badge.rawValue,
@@ -51,6 +51,10 @@ public enum JSONRenderer {
             "statement": f.statement ?? NSNull(),
             "references": f.references.map { ["label": $0.label, "url": $0.url] },
         ]
+        if !f.regionBadges.isEmpty {
+            obj["compare"] = Dictionary(uniqueKeysWithValues: f.regionBadges.map { ($0.key.rawValue, $0.value.rawValue) })
+        }
+        return obj
     }
 
     static func serialize(_ obj: [String: Any]) -> String {

@@ -39,6 +39,20 @@ public struct TextRenderer: Sendable {
                 out.append(contentsOf: wrap("Why: \(ref.label) <\(ref.url)>", indent: "    "))
             }
         }
+        let compared = Region.allCases.filter { region in r.additives.contains { $0.regionBadges[region] != nil } }
+        if !compared.isEmpty {
+            out.append("")
+            out.append("Compared across regions:")
+            // Fixed columns so the table fits 80 columns with all six regions.
+            let col = 9, nameCol = max(18, width - compared.count * col - 1)
+            out.append(pad("Additive", nameCol) + compared.map { pad($0.rawValue, col) }.joined())
+            for f in r.additives {
+                let label = String("\(f.code) \(f.name)".prefix(nameCol - 1))
+                out.append(pad(label, nameCol) + compared.map { region in
+                    pad(f.regionBadges[region].map { "\($0.symbol) \($0.label)" } ?? "—", col)
+                }.joined())
+            }
+        }
         if !r.unmatched.isEmpty {
             out.append("")
             out.append(contentsOf: wrap("Not in the additive list: " + r.unmatched.joined(separator: ", "), indent: ""))
@@ -61,6 +75,8 @@ public struct TextRenderer: Sendable {
             }
         }.joined(separator: ", ")
     }
+
+    func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
 
     func bold(_ s: String) -> String { color ? "\u{1B}[1m\(s)\u{1B}[0m" : s }
 

@@ -1,0 +1,39 @@
+/// Renders one full additive record for `scan code --full` and `scan lookup`: names,
+/// facts and the rules of all six regions side by side.
+public enum RecordRenderer {
+    public static func text(_ a: Additive, matchedName: String? = nil) -> String {
+        var out: [String] = []
+        out.append("\(a.canonicalName) (\(a.code))" + (matchedName.map { $0.lowercased() != a.canonicalName.lowercased() ? " — matched \"\($0)\"" : "" } ?? ""))
+        out.append("Class: \(a.classes.joined(separator: ", "))" + (a.parent.map { " · part of \($0)" } ?? ""))
+        out.append(a.plainRisk.summary)
+        out.append("")
+        out.append("Region  Allowed  Warning  Notes")
+        for region in Region.allCases {
+            guard let rule = a.rule(for: region) else {
+                out.append(pad(region.rawValue, 8) + "—        —        no rule recorded yet")
+                continue
+            }
+            var note = rule.statement.map { "\"\($0)\"" } ?? (rule.conditions ?? "")
+            if let name = rule.name { note = "as \(name). " + note }
+            let line = pad(region.rawValue, 8) + pad(rule.approved ? "yes" : "NO", 9) + pad(rule.warningRequired ? "YES" : "no", 9)
+            out.append(contentsOf: TextRenderer().wrap(line + note, indent: ""))
+        }
+        out.append("")
+        let diet = TextRenderer().dietMarks(a.dietary)
+        if !diet.isEmpty { out.append("Diet: \(diet)") }
+        if !a.source.isEmpty { out.append("Source: \(a.source.joined(separator: ", "))") }
+        if !a.population.isEmpty { out.append("Cautions: " + a.population.map(RiskEngine.cautionLabel).joined(separator: "; ")) }
+        out.append("Evidence: \(a.evidenceLevel.rawValue)" + (a.concern.map { " — \($0)" } ?? ""))
+        for lang in ["en", "us", "de", "fr", "es", "it", "nl"] {
+            if let names = a.names[lang], !names.isEmpty {
+                out.append(contentsOf: TextRenderer().wrap("Names (\(lang)): " + names.joined(separator: ", "), indent: ""))
+            }
+        }
+        out.append("References:")
+        for r in a.references { out.append(contentsOf: TextRenderer().wrap("- \(r.label) <\(r.url)>", indent: "  ")) }
+        out.append("Updated \(a.updatedAt). \(TextRenderer.disclaimer)")
+        return out.joined(separator: "\n")
+    }
+
+    private static func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count) }
+}
