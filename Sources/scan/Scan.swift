@@ -13,7 +13,10 @@ struct Scan: ParsableCommand {
             Exit codes: 0 ok, 10 capture_error, 11 ocr_error, 12 parse_error, 13 lookup_error,
             14 network_error, 15 update_error, 64 usage error.
             """,
-        subcommands: [ImageCommand.self, TextCommand.self, CodeCommand.self, PrefsCommand.self],
+        subcommands: [
+            ImageCommand.self, TextCommand.self, CodeCommand.self, LookupCommand.self, HistoryCommand.self,
+            PrefsCommand.self, StoreCommand.self,
+        ],
         defaultSubcommand: ImageCommand.self
     )
 
