@@ -8,11 +8,11 @@ internal import CLeptonica
 /// off to measure what each one is worth.
 struct PreprocessOptions: Sendable {
     /// Pick the colour channel with the most ink/paper contrast instead of plain luminance.
-    var bestChannel = true
+    var bestChannel = false
     /// Rescale so characters are about `targetTextHeight` pixels tall.
     var rescale = true
     /// Median connected-component height we aim for (roughly cap height).
-    var targetTextHeight = 30.0
+    var targetTextHeight = 24.0
     /// Flip light-on-dark text to dark-on-light.
     var invert = true
     /// Flatten uneven lighting and glare.
