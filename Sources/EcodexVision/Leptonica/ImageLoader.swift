@@ -58,7 +58,7 @@ enum ImageLoader {
                 reduction *= 2
             }
             var warnings: Int32 = 0
-            pix = PixImage(pixReadJpeg(path, 0, reduction, &warnings, 0))
+            pix = StderrSilencer.run { PixImage(pixReadJpeg(path, 0, reduction, &warnings, 0)) }
             // libjpeg "recovers" from a truncated or damaged file by painting the
             // rest grey and warning; OCR on half a label is worse than a rescan.
             if warnings > 0 {
@@ -67,7 +67,7 @@ enum ImageLoader {
                     detail: "JPEG decoder reported \(warnings) warning(s)")
             }
         default:
-            pix = PixImage(pixRead(path))
+            pix = StderrSilencer.run { PixImage(pixRead(path)) }
         }
         guard let pix else {
             throw EcodexError.capture(
@@ -110,7 +110,7 @@ enum ImageLoader {
             return (Int(w), Int(h.magnitude))
         default:
             var fmt: Int32 = 0, w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, cmap: Int32 = 0
-            guard pixReadHeader(path, &fmt, &w, &h, &bps, &spp, &cmap) == 0 else {
+            guard StderrSilencer.run({ pixReadHeader(path, &fmt, &w, &h, &bps, &spp, &cmap) }) == 0 else {
                 throw EcodexError.capture(unreadable, detail: "\(format.rawValue) header unreadable")
             }
             return (Int(w), Int(h))
