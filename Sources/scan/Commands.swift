@@ -22,15 +22,16 @@ struct ImageCommand: ParsableCommand {
         let options = try shopper.scanOptions()
         var out = Output(format: shopper.format)
         let scanner: ScanPipeline
+        var history: UserStore?
         do {
             let store = try Wiring.openStore(dataDir: shopper.dataDir)
             let reader = try TesseractLabelReader(languages: lang.map { $0.split(separator: "+").map(String.init) })
-            scanner = try ScanPipeline(catalog: store, reader: reader)
+            history = Wiring.openHistory(dataDir: shopper.dataDir)
+            scanner = try ScanPipeline(catalog: store, reader: reader, barcodeReader: ZBarReader(), products: history)
         } catch {
             for image in images { out.failure(error, input: image) }
             throw ExitCode(out.exitCode)
         }
-        let history = Wiring.openHistory(dataDir: shopper.dataDir)
         for (i, image) in images.enumerated() {
             do {
                 let report = try scanner.scanImage(at: image, options: options)
@@ -68,6 +69,41 @@ struct TextCommand: ParsableCommand {
             out.report(report, separate: false)
         } catch {
             out.failure(error, input: input)
+        }
+        let code = out.finish()
+        if code != 0 { throw ExitCode(code) }
+    }
+}
+
+struct BarcodeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "barcode",
+        abstract: "Check a product by its barcode: digits typed by hand (scan barcode 4006381333931) or a photo."
+    )
+
+    @Argument(help: "The 8, 12 or 13 digits under the bars, or a photo of the barcode.")
+    var barcode: String
+
+    @OptionGroup var shopper: ShopperOptions
+
+    func run() throws {
+        let options = try shopper.scanOptions()
+        var out = Output(format: shopper.format)
+        do {
+            var digits = barcode
+            if !barcode.allSatisfy({ $0.isNumber || $0 == " " || $0 == "-" }) {
+                guard let found = try ZBarReader().barcodes(inImageAt: barcode).first else {
+                    throw EcodexError.capture("No barcode was found in this photo. Take it again closer, or type the digits.")
+                }
+                digits = found.digits
+            }
+            let history = Wiring.openHistory(dataDir: shopper.dataDir)
+            let scanner = try ScanPipeline(catalog: try Wiring.openStore(dataDir: shopper.dataDir), products: history)
+            let report = try scanner.scanBarcode(digits, options: options)
+            Wiring.remember(report, history: history)
+            out.report(report, separate: false)
+        } catch {
+            out.failure(error, input: barcode)
         }
         let code = out.finish()
         if code != 0 { throw ExitCode(code) }
