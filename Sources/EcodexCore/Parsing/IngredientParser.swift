@@ -188,7 +188,11 @@ public struct IngredientParser: Sendable {
         var ingredientCache: [Int: String] = [:]
         var coveredItems: [Int: Bool] = [:]
         var covered = [Bool](repeating: false, count: tokens.count)
-        for m in merged { for k in m.best.tokens { covered[k] = true } }
+        var mentionsPerItem: [Int: Int] = [:]
+        for m in merged {
+            for k in m.best.tokens { covered[k] = true }
+            mentionsPerItem[Int(structure.itemOfToken[m.best.tokens.lowerBound]), default: 0] += 1
+        }
         for m in merged {
             let best = m.best
             let first = best.tokens.lowerBound
@@ -216,7 +220,7 @@ public struct IngredientParser: Sendable {
             let ingredient = k >= 0
                 ? ingredientText(item: k, structure: structure, tokens: tokens, covered: covered,
                                  cache: &ingredientCache, coveredItems: &coveredItems, original: original,
-                                 fallback: texts.last ?? "")
+                                 fallback: texts.last ?? "", mentionsInItem: mentionsPerItem[k, default: 0])
                 : nil
             result.mentions.append(Mention(code: best.code, matchedText: texts, span: span, kind: best.kind,
                                            confidence: confidence, function: function, ingredient: ingredient))
@@ -249,7 +253,8 @@ public struct IngredientParser: Sendable {
     /// parent's when the item is nothing but additives (`Emulsifiers (E442, E476)`).
     private func ingredientText(item k: Int, structure: IngredientStructure, tokens: [Token], covered: [Bool],
                                 cache: inout [Int: String], coveredItems: inout [Int: Bool],
-                                original: (Range<Int>) -> String, fallback: String) -> String? {
+                                original: (Range<Int>) -> String, fallback: String,
+                                mentionsInItem: Int) -> String? {
         func head(_ k: Int) -> String? {
             if let s = cache[k] { return s }
             let it = structure.items[k]
@@ -280,7 +285,8 @@ public struct IngredientParser: Sendable {
         if onlyAdditives {
             if let h = it.header, let s = head(h) { return s }
             if let p = it.parent, let s = head(p) { return s }
-            return fallback
+            // `lutein and tartrazine`: additives joined by a conjunction are separate ingredients.
+            return mentionsInItem > 1 ? fallback : head(k)
         }
         return head(k)
     }

@@ -242,7 +242,11 @@ struct NameIndex: Sendable {
             }
             while lo < deletions.count, deletions[lo].hash == p {
                 let w = deletions[lo].word
-                if !found.contains(w), EditDistance.withinOne(words[Int(w)], word) { found.append(w) }
+                // A known word plus or minus a last letter is another word (`pectinas` / `pectinase`),
+                // not an OCR slip.
+                let known = words[Int(w)]
+                if !found.contains(w), !known.starts(with: word), !word.starts(with: known),
+                   EditDistance.withinOne(known, word) { found.append(w) }
                 lo += 1
                 if found.count >= 8 { return found }
             }
