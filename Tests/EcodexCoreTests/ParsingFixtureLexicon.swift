@@ -23,8 +23,8 @@ enum ParsingFixtureLexicon {
         "carmin", "carminio", "karmin", "paprika extract", "extrait de paprika", "paprikaextrakt", "vitamin c",
         "vitamine c", "vitamina c", "curcuma", "turmeric", "kurkuma", "safran", "saffron", "azafrán", "zafferano",
         "gold", "silver", "or", "argent", "oro", "plata", "argento", "silber", "iron", "fer", "calcium", "calcio",
-        "sodium", "potassium", "magnesium", "magnésium", "aluminium", "aluminum", "glycerol", "glycérol",
-        "lecithin", "pectin", "agar", "gelatin", "beeswax", "wax",
+        "sodium", "potassium", "magnesium", "magnésium", "aluminium", "aluminum",
+        "gelatin", "wax",
     ]
 
     /// US regulatory and trade names that the taxonomy lacks or spells differently.
@@ -52,7 +52,10 @@ enum ParsingFixtureLexicon {
             let n = name.trimmingCharacters(in: .whitespaces)
             guard !n.isEmpty else { return }
             let lower = n.lowercased()
-            let contextOnly = contextOnlyNames.contains(lower) || lower.count <= 3
+            // Short lowercase words (`or`, `fer`) and vitamin names are ordinary words on labels;
+            // short capitals (`BHA`) are acronyms.
+            let contextOnly = contextOnlyNames.contains(lower) || (n.count <= 3 && n != n.uppercased())
+                || lower.hasPrefix("vitamin")
             entries.append(LexiconEntry(name: n, code: code, lang: lang, contextOnly: contextOnly))
             codes.insert(code)
         }
@@ -67,7 +70,8 @@ enum ParsingFixtureLexicon {
             let fields = line[line.index(after: colon)...].split(separator: ",").map {
                 $0.trimmingCharacters(in: .whitespaces)
             }
-            if lang == "en", let first = fields.first { blockCode = ECode(first) }
+            // `E14XX` (modified starches) is a family, not a code.
+            if lang == "en", let first = fields.first { blockCode = ECode(first).flatMap { $0.number >= 100 ? $0 : nil } }
             guard let code = blockCode, languages.contains(lang) else { continue }
             for f in fields where ECode(f) == nil { add(f, code, lang) }
         }

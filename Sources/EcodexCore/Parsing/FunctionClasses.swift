@@ -6,6 +6,9 @@
 /// the name index adds the usual plural endings. Facts from the Open Food Facts
 /// additive class taxonomy (ODbL) and EU Regulation 1333/2008 Annex I.
 enum FunctionClasses {
+    /// Id of the generic `additives:` header, which is context but no function.
+    static let genericID = "additive"
+
     /// Function id → phrases.
     static let table: [(id: String, phrases: [String])] = [
         ("colour", [
@@ -177,6 +180,11 @@ enum FunctionClasses {
         ("colour retention agent", [
             "colour stabiliser", "color stabilizer", "colour retention agent", "Farbstabilisator",
             "stabilisant de couleur", "fixateur de couleur", "estabilizador del color",
+        ]),
+        // Generic headers make additive context but name no function.
+        (genericID, [
+            "additive", "food additive", "Zusatzstoff", "Zusatzstoffe", "additif", "additifs alimentaires",
+            "aditivo", "aditivos", "additivo", "additivi", "additief", "additieven",
         ]),
         ("modified starch", [
             "modified starch", "modifizierte Stärke", "amidon modifié", "almidón modificado", "amido modificato",

@@ -80,7 +80,7 @@ public struct IngredientParser: Sendable {
         for (k, t) in tokens.enumerated() {
             if consumed[k] { barrier = true; continue }
             if t.kind == .punct {
-                if !NameIndex.isSoftPunct(t.key) { barrier = true }
+                if !NameIndex.isSoftPunct(t.key) && !Token.isInnerNumberPunct(tokens, k) { barrier = true }
                 continue
             }
             if NameIndex.numberMarks.contains(t.key), k + 1 < tokens.count {
@@ -88,6 +88,7 @@ public struct IngredientParser: Sendable {
                 while j < tokens.count, tokens[j].kind == .punct, NameIndex.isSoftPunct(tokens[j].key) { j += 1 }
                 if j < tokens.count, tokens[j].isDigits, !consumed[j] { continue }
             }
+            if NameIndex.stopWords.contains(t.key) { continue }
             var low = false
             if let ocr, !ocr.isEmpty, let c = ocr.mean(over: byteRange(k..<(k + 1))) { low = c < 0.6 }
             stream.append(.init(token: Int32(k), id: index.id(ofWordHash: t.key), barrierBefore: barrier,
@@ -119,6 +120,12 @@ public struct IngredientParser: Sendable {
         }
 
         // Pass 4: structure and functions.
+        for h in codeHits where !h.needsContext { structure.noteAdditive(at: h.tokens.lowerBound) }
+        for n in nameHits where !n.contextOnly { structure.noteAdditive(at: n.tokens.lowerBound) }
+        for (k, t) in tokens.enumerated() where t.isDigits && (3...4).contains(t.length) && !consumed[k] {
+            let it = structure.itemOfToken[k]
+            if it >= 0, structure.items[Int(it)].tokens.lowerBound == k { structure.noteAdditive(at: k) }
+        }
         structure.resolve()
         func item(_ token: Int) -> IngredientStructure.Item? {
             let k = structure.itemOfToken[token]
@@ -198,7 +205,7 @@ public struct IngredientParser: Sendable {
             let first = best.tokens.lowerBound
             let context = inAdditiveContext(first)
             if m.parts.count == 1 {
-                if best.contextOnly && !context { continue }
+                if best.contextOnly && !(item(first)?.directContext ?? false) { continue }
                 if best.needsContext && !context && !neighbourIsCode(best) { continue }
             }
             if let it = item(first), it.inNutrientGroup, !best.isCode || best.kind == .ins { continue }
@@ -208,7 +215,7 @@ public struct IngredientParser: Sendable {
             var function: String?
             if k >= 0 {
                 let it = structure.items[k]
-                function = it.function
+                function = it.function == FunctionClasses.genericID ? nil : it.function
                 // `Farbstoff E 150d`: the class word right before the additive is part of what named it.
                 if let cls = it.classTokens, cls.upperBound <= first,
                    tokens[cls.upperBound..<first].allSatisfy({ $0.kind == .punct && $0.key == 0x3A }) {
@@ -283,7 +290,8 @@ public struct IngredientParser: Sendable {
             onlyAdditives = only
         }
         if onlyAdditives {
-            if let h = it.header, let s = head(h) { return s }
+            // A header whose scope ended (`colorant : E120, sucre, E500`) no longer names the ingredient.
+            if let h = it.header, it.function != nil || structure.items[h].function == nil, let s = head(h) { return s }
             if let p = it.parent, let s = head(p) { return s }
             // `lutein and tartrazine`: additives joined by a conjunction are separate ingredients.
             return mentionsInItem > 1 ? fallback : head(k)

@@ -22,6 +22,11 @@ struct IngredientStructure {
         /// Function after inheriting from header and parent; nutrient groups block it.
         var function: String?
         var inNutrientGroup = false
+        /// The item names an additive on its own (a code, a plain name, a bare code number).
+        var hasAdditive = false
+        /// The function comes from the item, its bracket, or a header right before it:
+        /// close enough to make an ordinary-food name (`caramel`) an additive.
+        var directContext = false
     }
 
     var items: [Item] = []
@@ -52,6 +57,7 @@ struct IngredientStructure {
             if t.kind == .punct {
                 switch t.key {
                 case 0x2C:  // ,
+                    if Token.isInnerNumberPunct(tokens, i) { break }
                     close(at: i)
                     continue
                 case 0x3B:  // ;
@@ -87,6 +93,11 @@ struct IngredientStructure {
                         if let p = f.parent { itemOfToken[i] = Int32(p); items[p].tokens = items[p].tokens.lowerBound..<(i + 1) }
                     }
                     continue
+                case 0x2D, 0x2022, 0xB7:  // ` - `, bullets: list separators when set apart by spaces
+                    if t.key != 0x2D || (t.spaceBefore && i + 1 < tokens.count && tokens[i + 1].spaceBefore) {
+                        close(at: i)
+                        continue
+                    }
                 case 0x2E:  // .
                     // A full stop before a new word ends the sentence; `No. 5` and `E. coli` do not.
                     if i > 0, tokens[i - 1].kind == .word, tokens[i - 1].length >= 2, !tokens[i - 1].isDigits,
@@ -124,21 +135,42 @@ struct IngredientStructure {
         }
     }
 
+    /// Marks the item holding `token` as naming an additive by itself.
+    mutating func noteAdditive(at token: Int) {
+        let k = itemOfToken[token]
+        if k >= 0 { items[Int(k)].hasAdditive = true }
+    }
+
     /// Resolves inherited functions; parents and headers always precede the items they govern.
+    ///
+    /// A header governs the items after its colon while they keep naming additives:
+    /// in `colorant : E120, vitamine C, E500` the scope ends at `vitamine C`, which a
+    /// colour header may make an additive only when it comes first.
     mutating func resolve() {
+        var broken = Set<Int>()
+        var started = Set<Int>()
         for k in items.indices {
             var f = items[k].ownFunction
             var nutrient = items[k].nutrient
-            if f == nil && !nutrient, let h = items[k].header {
+            var direct = f != nil
+            if f == nil && !nutrient, let h = items[k].header, !broken.contains(h) {
                 f = items[h].function
                 nutrient = items[h].inNutrientGroup
+                direct = started.insert(h).inserted && items[h].directContext
             }
             if f == nil && !nutrient, let p = items[k].parent {
                 f = items[p].function
                 nutrient = items[p].inNutrientGroup
+                direct = items[p].directContext
+            }
+            // Nutrient headers (`Minéraux :`) keep their scope over unknown salts.
+            if let h = items[k].header, !items[k].hasAdditive, items[k].ownFunction == nil, !items[h].inNutrientGroup {
+                broken.insert(h)
+                started.insert(h)
             }
             items[k].function = nutrient ? nil : f
             items[k].inNutrientGroup = nutrient
+            items[k].directContext = direct && !nutrient && f != nil
         }
     }
 }

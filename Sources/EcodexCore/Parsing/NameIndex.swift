@@ -54,6 +54,12 @@ struct NameIndex: Sendable {
         Token.hash($0.unicodeScalars.map(\.value))
     })
 
+    /// Articles and prepositions that labels drop or add inside names (`dioxyde de titane`,
+    /// `dioxyde titane`): skipped in names and in text alike.
+    static let stopWords: Set<UInt64> = Set(["DE", "D", "DES", "DU", "LA", "LE", "LES", "L", "OF", "DI", "DEL"].map {
+        Token.hash($0.unicodeScalars.map(\.value))
+    })
+
     /// Punctuation that may sit inside a name without ending it.
     @inline(__always)
     static func isSoftPunct(_ v: UInt64) -> Bool {
@@ -107,6 +113,7 @@ struct NameIndex: Sendable {
                 while j < tokens.count, tokens[j].kind == .punct, isSoftPunct(tokens[j].key) { j += 1 }
                 if j < tokens.count, tokens[j].isDigits { continue }
             }
+            if stopWords.contains(t.key) && tokens.count > 1 { continue }
             let w = Array(text.scalars[Int(t.start)..<Int(t.end)])
             key.append(w)
             if hyphenJoin, !joined.isEmpty {
@@ -116,7 +123,8 @@ struct NameIndex: Sendable {
             }
             hyphenJoin = false
         }
-        guard !key.isEmpty else { return [] }
+        // A name needs a letter: `2` split off `2,6-di-tert-butyl` is not a name.
+        guard key.contains(where: { $0.contains(where: { !($0 >= 0x30 && $0 <= 0x39) }) }) else { return [] }
         var result = [key]
         if joined != key { result.append(joined) }
         if plurals {
@@ -257,7 +265,7 @@ struct NameIndex: Sendable {
     /// Edits a name of `chars` letters may carry: none for short names, more for long ones.
     static func editBudget(chars: Int, lowConfidence: Bool) -> Int {
         let c = lowConfidence ? chars + 3 : chars
-        if c < 6 { return 0 }
+        if c < 7 { return 0 }
         if c < 14 { return 1 }
         if c < 24 { return 2 }
         return 3

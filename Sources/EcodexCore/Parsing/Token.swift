@@ -54,6 +54,13 @@ struct Token {
         return tokens
     }
 
+    /// Whether the punctuation at `k` sits between digits with no space (`1,2-diol`, `1,6 g`):
+    /// part of a number or a chemical name, not a list separator.
+    static func isInnerNumberPunct(_ tokens: [Token], _ k: Int) -> Bool {
+        k > 0 && k + 1 < tokens.count && tokens[k - 1].isDigits && tokens[k + 1].isDigits
+            && !tokens[k].spaceBefore && !tokens[k + 1].spaceBefore
+    }
+
     static let fnvOffset: UInt64 = 0xcbf2_9ce4_8422_2325
 
     @inline(__always)
