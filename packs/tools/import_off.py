@@ -65,8 +65,9 @@ OFF_CLASS_MAP = {
 
 # Names in the taxonomy that are not names of the additive (notes, formulas, organisms).
 JUNK_NAME = re.compile(
-    r"(^\d+-\d+-\d$)|(^[EeЕе]\s?-?\d{3,4})|(^synonyms\b)|(\belement \d+)|(^pigment metal)|(^[A-Z][a-z]?\d*([A-Z][a-z]?\d*)+$)|(^bacillus )|(^c\d+h\d+)",
+    r"(^\d+-\d+-\d$)|(^[EeЕе]\s?-?\d{3,4})|(^synonyms\b)|(\belement \d+)|(^pigment metal)|(^bacillus )|(^c\d+h\d+)",
     re.IGNORECASE)
+FORMULA = re.compile(r"^([A-Z][a-z]?\d*){2,}$")  # C17H20N4O6, NaCl: formulas, not label names
 
 US_STYLE = re.compile(r"^(FD&C|D&C|Citrus Red|(Yellow|Red|Blue|Green) (No\. )?\d+( Lake)?$)", re.IGNORECASE)
 
@@ -197,45 +198,85 @@ def is_primary(url):
     return any(host == h or host.endswith("." + h) for h in GOV_HOSTS)
 
 
-def parse_source_ref(source, region, refs):
-    """(primary {label, url}, [secondary refs]) from a region-facts source string."""
+HOST_LABELS = {
+    "laws.justice.gc.ca": "Food and Drug Regulations (C.R.C., c. 870), Canada",
+    "canada.ca": "Health Canada",
+    "inspection.canada.ca": "Canadian Food Inspection Agency (CFIA)",
+    "foodstandards.gov.au": "Food Standards Australia New Zealand (FSANZ)",
+    "legislation.gov.au": "Australia New Zealand Food Standards Code (Federal Register of Legislation)",
+    "legislation.gov.uk": "UK legislation (legislation.gov.uk)",
+    "govinfo.gov": "US Federal Register (govinfo.gov)",
+    "fda.gov": "US Food and Drug Administration",
+    "eur-lex.europa.eu": "EUR-Lex",
+    "accc.gov.au": "Australian Competition and Consumer Commission",
+    "productsafety.gov.au": "Product Safety Australia (ACCC)",
+    "foodstandards.gov.scot": "Food Standards Scotland",
+}
+
+
+def host_of(url):
+    return re.sub(r"^https?://(www\d?\.)?", "", url).split("/")[0]
+
+
+def gov_label(url, source):
+    m = re.search(r"CELEX(?:%3A|:)3(\d{4})R0*(\d+)", url)
+    if m:
+        return "Reg. (EU) %s/%s (EUR-Lex)" % (m.group(1), m.group(2))
+    m = re.search(r"FR-(\d{4}-\d{2}-\d{2})", url)
+    if m:
+        return "US Federal Register, %s" % m.group(1)
+    label = source.split(url)[0].strip(" (;,")
+    label = label.split(";")[-1].strip()
+    if label and len(label) < 100:
+        return label
+    host = host_of(url)
+    for h, lab in HOST_LABELS.items():
+        if host == h or host.endswith("." + h):
+            return lab
+    return host
+
+
+def parse_source_ref(source, region, refs, note=""):
+    """(primary {label, url}, [secondary refs]) from a region-facts source string (and its note)."""
     urls = [u.rstrip(".,") for u in re.findall(r"https?://[^\s;)]+", source)]
     secondary = []
     for u in urls:
         if not is_primary(u):
-            host = re.sub(r"^https?://(www\d?\.)?", "", u).split("/")[0]
-            secondary.append({"label": "Secondary source (%s), used in our research" % host, "url": u})
-    m = re.search(r"21 CFR (\d{2,3}\.\d+)(?!\()", source)
+            secondary.append({"label": "Secondary source (%s), used in our research" % host_of(u), "url": u})
+    text = source + " " + note
+    m = re.search(r"21 CFR (\d{2,3}\.\d+)(?!\d)", source)
     if m:
         return ecfr(m.group(1)), secondary
-    if "2022/63" in source and region == "EU":
+    gov = [u for u in urls if is_primary(u)]
+    if region == "US" and gov:
+        return {"label": gov_label(gov[0], source)[:120], "url": gov[0]}, secondary
+    m = region == "US" and re.search(r"21 CFR (\d{2,3}\.\d+)(?!\d)", note)
+    if m:
+        return ecfr(m.group(1)), secondary
+    if "2022/63" in text and region == "EU":
         return refs["eu2022_63"], secondary
-    if "884/2007" in source:
+    if "884/2007" in text and region == "EU":
         return {"label": "Commission Reg. (EC) No 884/2007 (suspension of E 128)",
                 "url": "https://eur-lex.europa.eu/eli/reg/2007/884/oj"}, secondary
-    if "1169/2011" in source:
+    if "1169/2011" in text and region in ("EU", "UK"):
         return (refs["uk1169"] if region == "UK" else refs["eu1169"]), secondary
-    if "1333/2008" in source or "Union list" in source:
+    if ("1333/2008" in text or "Union list" in text) and region in ("EU", "UK"):
         if region == "UK":
             return refs["uk1333"], secondary
-        return (refs["eu1333v"] if "Annex V" in source else refs["eu1333"]), secondary
-    if "380/2012" in source:
+        return (refs["eu1333v"] if "Annex V" in text else refs["eu1333"]), secondary
+    if "380/2012" in text and region == "EU":
         return refs["eu380_2012"], secondary
     if region in ("EU", "UK") and not any(is_primary(u) for u in urls):
         return (refs["uk1333"] if region == "UK" else refs["eu1333"]), secondary
     for u in urls:
         if is_primary(u):
-            label = source.split(u)[0].strip(" (;,") or re.sub(r"^https?://(www\d?\.)?", "", u).split("/")[0]
-            label = label.split(";")[-1].strip() or label
-            return {"label": label[:120], "url": u}, [x for x in secondary if x["url"] != u]
+            return {"label": gov_label(u, source)[:120], "url": u}, [x for x in secondary if x["url"] != u]
     if region == "AU":
         return refs["fsanz15"] if ("Schedule 15" in source or "Sch. 15" in source) else refs["fsanz_code"], secondary
     if region == "IN":
         return refs["fssai_regs"], secondary
     if region == "CA":
         return refs["hc_lists"], secondary
-    if region == "UK":
-        return refs["uk1333"], secondary
     return (secondary[0] if secondary else None), secondary[1:]
 
 
@@ -275,7 +316,7 @@ def main():
         nd = {}
         for lang in sorted(e["names"]):
             cleaned = [n.strip(" :") for n in offtaxonomy.clean_names(e, lang)]
-            cleaned = [n for n in cleaned if len(n) >= 3 and not JUNK_NAME.search(n)
+            cleaned = [n for n in cleaned if len(n) >= 3 and not JUNK_NAME.search(n) and not (FORMULA.match(n) and re.search(r"\d", n))
                        and n.lower() not in drop_names.get(c, [])]
             lang = lang.replace("_", "-")
             for n in cleaned:
@@ -329,6 +370,7 @@ def main():
     freq = {c: offtaxonomy.label_frequency(by_code[c]) for c in codes}
     ambiguous = []
     keep_at = {}
+    first_names = {c: {lang: ns[:1] for lang, ns in names[c].items() if lang != "us"} for c in codes}
     eu_listed = set(cur["eu_authorised"]) | set(cur["eu_subforms_inherit"])
     for key in sorted(owners):
         cs = sorted(owners[key], key=code_key)
@@ -339,11 +381,14 @@ def main():
         def is_anc(a, b):
             return a in structural_parents(b)
         roots = [c for c in cs if not any(is_anc(o, c) for o in cs if o != c)]
-        if len(roots) == 1:
+        firsts = [c for c in cs if any(ns and ns[0].lower() == key for ns in first_names[c].values())]
+        if len(firsts) == 1:
+            keep, reason = firsts[0], "first (main) name of this code in its language"
+        elif len(roots) == 1:
             root = roots[0]
             letter_level = {re.sub(r"\(.*\)$", "", c) for c in cs if c != root}
             bare = offtaxonomy.CODE_RE.match(root).group(2) is None and "(" not in root
-            if bare and len(letter_level) == 1 and next(iter(letter_level)) in cs:
+            if bare and len(letter_level) == 1 and next(iter(letter_level)) in cs and next(iter(letter_level)) != root:
                 keep = next(iter(letter_level))
                 reason = "only letter sub-form sharing it"
             else:
@@ -421,7 +466,7 @@ def main():
         if code not in rules:
             fact_log.append((key, "skipped: no E-number"))
             continue
-        dec = decisions.get(key, {"action": "confirm"}) if row["confidence"] != "high" else {"action": "high"}
+        dec = decisions.get(key, {"action": "confirm" if row["confidence"] != "high" else "high"})
         if dec["action"] == "drop":
             continue
         r = {"approved": row["approved"], "warning_required": row["warning_required"],
@@ -431,13 +476,13 @@ def main():
             st = None
         if st:
             r["statement"] = st
-        ref, secondary = parse_source_ref(row["source"], row["region"], refs)
+        ref, secondary = parse_source_ref(row["source"], row["region"], refs, row["note"])
         if ref:
             r["reference"] = ref
         for t in [code] + (SULPHITE_SPREAD[row["region"]] if code == "E220" else []):
             extra_refs.setdefault(t, [])
             extra_refs[t] += [x for x in secondary if x not in extra_refs[t]]
-        for k in ("approved", "warning_required", "conditions"):
+        for k in ("approved", "warning_required", "conditions", "reference"):
             if k in dec:
                 r[k] = dec[k]
         old = rules[code].get(row["region"])
