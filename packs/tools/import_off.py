@@ -61,6 +61,7 @@ OFF_CLASS_MAP = {
     "emulsifying-salts": "emulsifying salt",
     "packaging-gas": "packaging gas",
     "modified-starch": "thickener",
+    "anticaking-agent": "anti-caking agent",
 }
 
 # Names in the taxonomy that are not names of the additive (notes, formulas, organisms).
