@@ -530,10 +530,14 @@ def main():
         e = by_code[c]
         k = recs.get(c, {})
         nd = names[c]
-        # classes
+        # classes: curated, else the parent's curated classes, else the taxonomy, else the E-number range
+        class_from = "curated"
         if "class" in k:
             classes = k["class"]
+        elif parent[c] and "class" in recs.get(parent[c], {}):
+            classes = recs[parent[c]]["class"]
         else:
+            class_from = "taxonomy"
             mand = e["props"].get("mandatory_additive_class:en", "")
             off = e["props"].get("additives_classes:en", "")
             raw = [x.strip().replace("en:", "") for x in (mand or off).split(",") if x.strip()]
@@ -544,6 +548,7 @@ def main():
                     classes.append(x)
             if not classes:
                 classes = range_classes(c)
+                class_from = "range"
         # dietary
         vmap = {"yes": "yes", "no": "no", "maybe": "depends"}
         vegan = vmap.get(e["props"].get("vegan:en", ""), "unknown")
@@ -558,7 +563,9 @@ def main():
             for key in list(reg):
                 if reg[key] is None:
                     del reg[key]
-        plain = k.get("plain") or template_plain(classes, r)
+        # the template leads with the class only when the class is curated or unambiguous
+        lead_classes = classes if class_from == "curated" or (class_from == "taxonomy" and len(classes) == 1) else []
+        plain = k.get("plain") or template_plain(lead_classes, r)
         ev = k.get("ev") or ("Regulatory" if ("EU" in r or "US" in r) else "Limited")
         # references: rule references first, then EFSA
         references = []
