@@ -33,7 +33,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "EcodexCoreTests", dependencies: ["EcodexCore"]),
+        .testTarget(name: "EcodexCoreTests", dependencies: ["EcodexCore"], exclude: ["Fixtures"]),
         .testTarget(name: "EcodexStoreTests", dependencies: ["EcodexStore", "EcodexCore"]),
         .testTarget(name: "EcodexVisionTests", dependencies: ["EcodexVision", "EcodexCore"]),
         .testTarget(name: "ScanTests", dependencies: ["EcodexCore"]),

@@ -25,3 +25,15 @@ convert -size 900x420 xc:'#fff4d6' \
   -seed 7 -attenuate 0.4 +noise Gaussian \
   -blur 0x0.6 -quality 72 candy-label.jpg
 echo "wrote samples/candy-label.jpg"
+
+# A photo of the back of a packet that shows only the barcode (EAN-13), no
+# ingredient list: the case where Ecodex must fall back to the barcode.
+zint -b 13 -d 400638133393 --height 60 --scale 3 -o /tmp/ecodex-ean13.png >/dev/null
+convert -size 900x600 xc:'#f3efe6' \
+  -font "$BOLD" -pointsize 28 -fill '#3a2a1a' -annotate +60+90 'Best before: see top' \
+  /tmp/ecodex-ean13.png -geometry +250+180 -composite \
+  \( -size 900x600 gradient:'#ffffff'-'#c8c0b0' \) -compose multiply -composite \
+  -background '#d9cdb4' -rotate -3 -seed 11 -attenuate 0.3 +noise Gaussian \
+  -quality 80 barcode-only.jpg
+rm -f /tmp/ecodex-ean13.png
+echo "wrote samples/barcode-only.jpg"

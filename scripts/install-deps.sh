@@ -3,14 +3,15 @@
 # Libraries: Tesseract, Leptonica, ZBar, SQLite (-dev packages, linked as system libraries).
 # Language data: English, German, French, Spanish, Italian, Dutch.
 # Tools used by tests and benchmarks: tesseract CLI (baseline), zbarimg, zint
-# (barcode test images), ImageMagick (sample rendering), time.
+# (barcode test images), ImageMagick (sample rendering), time, Chromium
+# (renders the HTML report headless in tests).
 set -euo pipefail
 
 packages=(
   libtesseract-dev libleptonica-dev libzbar-dev libsqlite3-dev pkg-config
   tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra
   tesseract-ocr-spa tesseract-ocr-ita tesseract-ocr-nld
-  zbar-tools zint imagemagick fonts-dejavu-core time
+  zbar-tools zint imagemagick fonts-dejavu-core time chromium
 )
 
 missing=()

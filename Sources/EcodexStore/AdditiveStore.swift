@@ -1,20 +1,388 @@
 import EcodexCore
 import Foundation
 
-/// PLACEHOLDER until the store lands: serves the bundled base pack from memory.
-public final class AdditiveStore: AdditiveCatalog {
-    private let memory: InMemoryCatalog
-    public var versions: DataVersions { memory.versions }
+/// The on-disk additive store (`additives.sqlite`): lookups by code, by name,
+/// and fuzzy by name, for the pipeline and for `scan code` / `scan lookup`.
+///
+/// Opening creates the store from the base pack when the file is missing, so
+/// the very first scan works offline. An installed store is opened read-only:
+/// only a rebuild or a pack install replaces it, always as a whole file.
+/// Every failure is an `EcodexError` of class `lookup_error` that says what to do.
+///
+/// One instance may be shared between threads; a lock serialises access to
+/// the connection and the caches.
+public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
+    public let location: StoreLocation
+    public let versions: DataVersions
+    /// When the installed store was built (ISO 8601), from its meta table.
+    public let builtAt: String
 
-    public init(path: String) throws {
-        guard let url = Bundle.module.url(forResource: "base-pack", withExtension: "json"),
-              let data = try? Data(contentsOf: url),
-              let pack = try? JSONDecoder().decode(Pack.self, from: data) else {
-            throw EcodexError.lookup("The additive list is missing. Reinstall Ecodex.")
+    private let db: Connection
+    private let lock = NSLock()
+    private let decoder = JSONDecoder()
+    private var records: [ECode: Additive] = [:]
+    private var cachedLexicon: Lexicon?
+    private let byCode: Statement
+    private let byParent: Statement
+    private let byKey: Statement
+    private let byFTS: Statement
+    private let byPrefix: Statement
+
+    /// Opens the store at `location`, building it from the base pack first when
+    /// it does not exist yet.
+    ///
+    /// - Parameter basePackURL: the pack to build from; nil means the pack bundled with the program.
+    /// - Throws: `lookup_error` when the file is damaged, made by a newer version,
+    ///   or cannot be created or upgraded because the folder or file is read-only.
+    public init(location: StoreLocation, basePackURL: URL? = nil) throws {
+        self.location = location
+        let path = location.additivesPath
+        StoreBuilder.removeStaleTemporaryFiles(in: location.directory)
+        if !FileManager.default.fileExists(atPath: path.path) {
+            try StoreBuilder.install(try AdditiveStore.loadPack(basePackURL), at: location)
         }
-        memory = InMemoryCatalog(pack.additives, versions: DataVersions(dataVersion: pack.dataVersion, packVersion: pack.version))
+        let db = try AdditiveStore.openChecked(path)
+        do {
+            var meta: [String: String] = [:]
+            try db.prepare("SELECT key, value FROM meta").forEachRow { meta[$0.text(0)] = $0.text(1) }
+            guard let pack = meta["pack_version"], let data = meta["data_version"] else {
+                throw StoreErrors.damaged(path, detail: "meta table has no pack or data version")
+            }
+            versions = DataVersions(dataVersion: data, packVersion: pack)
+            builtAt = meta["built_at"] ?? ""
+            byCode = try db.prepare("SELECT record FROM additives WHERE code = ?")
+            byParent = try db.prepare("SELECT record FROM additives WHERE parent = ? ORDER BY number, code")
+            byKey = try db.prepare("""
+                SELECT n.name, n.code, n.lang, n.kind, a.label_frequency
+                FROM names n JOIN additives a ON a.code = n.code
+                WHERE n.key = ? ORDER BY n.kind = 'alias', a.label_frequency DESC, n.id
+                """)
+            // Candidates from the trigram index, best-ranked first; the caller scores them.
+            byFTS = try db.prepare("""
+                SELECT n.key, n.name, n.code, n.lang, a.label_frequency
+                FROM names_fts f JOIN names n ON n.id = f.rowid JOIN additives a ON a.code = n.code
+                WHERE names_fts MATCH ? ORDER BY f.rank LIMIT ?
+                """)
+            byPrefix = try db.prepare("""
+                SELECT n.key, n.name, n.code, n.lang, a.label_frequency
+                FROM names n JOIN additives a ON a.code = n.code
+                WHERE n.key >= ?1 AND n.key < ?1 || char(1114111) LIMIT ?2
+                """)
+        } catch let error as SQLiteError {
+            throw AdditiveStore.translate(error, path: path)
+        }
+        self.db = db
     }
 
-    public func additive(code: ECode) throws -> Additive? { memory.additive(code: code) }
-    public func lexicon() throws -> Lexicon { memory.lexicon() }
+    /// The pack bundled with the program, from which a first run builds the store.
+    public static var bundledBasePackURL: URL? {
+        Bundle.module.url(forResource: "base-pack", withExtension: "json")
+    }
+
+    /// Replaces `additives.sqlite` with a fresh build of the base pack.
+    ///
+    /// The new file is built beside the old one and renamed over it, so a crash
+    /// leaves the old store in place. `user.sqlite` (history, product cache) is
+    /// never touched. Instances already open keep reading the old file until released.
+    public static func rebuild(location: StoreLocation, basePackURL: URL? = nil) throws {
+        try StoreBuilder.install(try loadPack(basePackURL), at: location)
+    }
+
+    /// Installs `pack` as the additive store, atomically (for pack updates).
+    public static func install(_ pack: Pack, location: StoreLocation) throws {
+        try StoreBuilder.install(pack, at: location)
+    }
+
+    // MARK: - Lookups
+
+    /// The record for `code`, or for its closest known parent (E160a(ii) → E160a → E160).
+    public func additive(code: ECode) throws -> Additive? {
+        try withConnection {
+            var candidate: ECode? = code
+            while let c = candidate {
+                if let found = try record(c) { return found }
+                candidate = c.parent
+            }
+            return nil
+        }
+    }
+
+    /// The sub-forms of `code` (E160a(i), E160a(ii), ... for E160a), in code order.
+    public func children(of code: ECode) throws -> [Additive] {
+        try withConnection {
+            var out: [Additive] = []
+            try byParent.forEachRow([.text(code.description)]) { out.append(try decode($0.text(0))) }
+            return out
+        }
+    }
+
+    /// Every additive in the store, in code order.
+    public func allAdditives() throws -> [Additive] {
+        try withConnection {
+            var out: [Additive] = []
+            try db.prepare("SELECT record FROM additives ORDER BY number, code").forEachRow {
+                out.append(try decode($0.text(0)))
+            }
+            return out
+        }
+    }
+
+    /// Every name the parser should know, context-only names included. Built once per instance.
+    public func lexicon() throws -> Lexicon {
+        try withConnection {
+            if let cachedLexicon { return cachedLexicon }
+            var entries: [LexiconEntry] = []
+            var known = Set<ECode>()
+            try db.prepare("SELECT code FROM additives").forEachRow {
+                if let c = ECode($0.text(0)) { known.insert(c) }
+            }
+            try db.prepare("SELECT name, code, lang, context_only FROM names ORDER BY id").forEachRow {
+                guard let code = ECode($0.text(1)) else { return }
+                entries.append(LexiconEntry(name: $0.text(0), code: code, lang: $0.text(2), contextOnly: $0.int64(3) != 0))
+            }
+            let lexicon = Lexicon(entries: entries, knownCodes: known)
+            cachedLexicon = lexicon
+            return lexicon
+        }
+    }
+
+    /// Additives whose name or alias is exactly `name` (case- and diacritic-insensitive,
+    /// see `NameKey`): main names first, then by how often they appear on labels.
+    /// One match per additive.
+    public func lookup(name: String) throws -> [NameMatch] {
+        let key = NameKey.normalize(name)
+        guard !key.isEmpty else { return [] }
+        return try withConnection { try exactMatches(key).map(\.match) }
+    }
+
+    /// Fuzzy name search: the best `limit` additives for `query`, one match each,
+    /// ranked exact > alias > partial > fuzzy, then by score, then by label frequency.
+    ///
+    /// A code (`E102`, `e 160 a`) is an exact match. Names within one edit
+    /// (queries of 4–5 letters) or two edits (6 or more) count as fuzzy matches,
+    /// so `tartrazien` finds Tartrazine. Queries shorter than 3 letters match
+    /// whole names and name prefixes only, without the trigram index.
+    public func search(_ query: String, limit: Int = 5) throws -> [NameMatch] {
+        let key = NameKey.normalize(query)
+        guard !key.isEmpty, limit > 0 else { return [] }
+        return try withConnection {
+            var ranked = Ranking()
+            if let code = ECode(query), let found = try record(code) {
+                ranked.offer(NameMatch(code: found.code, name: found.canonicalName, lang: "en", kind: .exact, score: 1),
+                             frequency: found.labelFrequency)
+            }
+            for (match, frequency) in try exactMatches(key) { ranked.offer(match, frequency: frequency) }
+            let scalars = Array(key.unicodeScalars)
+            if scalars.count < 3 {
+                try byPrefix.forEachRow([.text(key), .int(200)]) { row in
+                    ranked.offer(try candidate(row, kind: .partial, score: partialScore(key, in: row.text(0))),
+                                 frequency: Int(row.int64(4)))
+                }
+            } else {
+                // Substring matches: the trigram tokenizer treats a quoted string as "contains".
+                try byFTS.forEachRow([.text(ftsPhrase(key)), .int(400)]) { row in
+                    ranked.offer(try candidate(row, kind: .partial, score: partialScore(key, in: row.text(0))),
+                                 frequency: Int(row.int64(4)))
+                }
+                let limitEdits = scalars.count <= 3 ? 0 : scalars.count <= 5 ? 1 : 2
+                if limitEdits > 0, let anyTrigram = ftsAnyTrigram(scalars) {
+                    try byFTS.forEachRow([.text(anyTrigram), .int(120)]) { row in
+                        let name = Array(row.text(0).unicodeScalars)
+                        guard let d = fuzzyDistance(scalars, name, limit: limitEdits) else { return }
+                        let score = 1 - Double(d) / Double(max(scalars.count, name.count))
+                        ranked.offer(try candidate(row, kind: .fuzzy, score: score), frequency: Int(row.int64(4)))
+                    }
+                }
+            }
+            return ranked.best(limit)
+        }
+    }
+
+    /// Runs SQLite's full `PRAGMA integrity_check`; true when the file is sound.
+    public func integrityCheck() -> Bool {
+        (try? withConnection {
+            let statement = try db.prepare("PRAGMA integrity_check")
+            return try statement.step() && statement.text(0) == "ok"
+        }) ?? false
+    }
+
+    // MARK: - Internals
+
+    private func record(_ code: ECode) throws -> Additive? {
+        if let cached = records[code] { return cached }
+        try byCode.bind([.text(code.description)])
+        defer { byCode.reset() }
+        guard try byCode.step() else { return nil }
+        let additive = try decode(byCode.text(0))
+        records[code] = additive
+        return additive
+    }
+
+    private func decode(_ json: String) throws -> Additive {
+        do {
+            return try decoder.decode(Additive.self, from: Data(json.utf8))
+        } catch {
+            throw StoreErrors.damaged(location.additivesPath, detail: "record does not decode: \(error)")
+        }
+    }
+
+    /// Rows whose key is `key`, one per additive, with each additive's label frequency.
+    private func exactMatches(_ key: String) throws -> [(match: NameMatch, frequency: Int)] {
+        var out: [(match: NameMatch, frequency: Int)] = []
+        var seen = Set<ECode>()
+        try byKey.forEachRow([.text(key)]) { row in
+            guard let code = ECode(row.text(1)), seen.insert(code).inserted else { return }
+            let exact = row.text(3) == "exact"
+            out.append((NameMatch(code: code, name: row.text(0), lang: row.text(2),
+                                  kind: exact ? .exact : .alias, score: exact ? 1 : 0.9), Int(row.int64(4))))
+        }
+        return out
+    }
+
+    /// Builds a match from a candidate row (key, name, code, lang, label_frequency).
+    private func candidate(_ row: Statement, kind: NameMatch.Kind, score: Double) throws -> NameMatch {
+        guard let code = ECode(row.text(2)) else {
+            throw StoreErrors.damaged(location.additivesPath, detail: "bad code \(row.text(2)) in names")
+        }
+        return NameMatch(code: code, name: row.text(1), lang: row.text(3), kind: kind, score: score)
+    }
+
+    /// Runs `body` under the lock, turning SQLite failures into shopper-facing lookup errors.
+    private func withConnection<T>(_ body: () throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        do {
+            return try body()
+        } catch let error as SQLiteError {
+            throw AdditiveStore.translate(error, path: location.additivesPath)
+        }
+    }
+
+    static func translate(_ error: SQLiteError, path: URL) -> EcodexError {
+        if error.isDamage { return StoreErrors.damaged(path, detail: error.description) }
+        return .lookup("The additive list could not be read. Run `scan store rebuild` if this keeps happening.",
+                       detail: "\(path.path): \(error)")
+    }
+
+    static func loadPack(_ url: URL?) throws -> Pack {
+        guard let url = url ?? bundledBasePackURL else {
+            throw StoreErrors.basePackMissing(detail: "no base-pack.json in the program's resources")
+        }
+        do {
+            return try JSONDecoder().decode(Pack.self, from: Data(contentsOf: url))
+        } catch {
+            throw StoreErrors.basePackMissing(detail: "\(url.path): \(error)")
+        }
+    }
+
+    /// Opens an installed store read-only and checks that it is one this program can read,
+    /// upgrading its schema in place when it is older.
+    static func openChecked(_ path: URL) throws -> Connection {
+        do {
+            var db = try Connection(path: path.path, mode: .readOnly)
+            let version = try db.userVersion()
+            // An empty or foreign SQLite file has user_version 0 and none of our tables.
+            guard version > 0 else { throw StoreErrors.damaged(path, detail: "no Ecodex schema (user_version 0)") }
+            if version > AdditiveSchema.version {
+                throw StoreErrors.newerSchema(path, found: version, supported: AdditiveSchema.version)
+            }
+            if version < AdditiveSchema.version {
+                do {
+                    let writer = try Connection(path: path.path, mode: .readWrite)
+                    try writer.migrate(AdditiveSchema.migrations)
+                } catch let error as SQLiteError where error.isReadOnly {
+                    throw StoreErrors.readOnlyUpgrade(path, detail: error.description)
+                }
+                db = try Connection(path: path.path, mode: .readOnly)
+            }
+            try checkLength(db, path: path)
+            return db
+        } catch let error as SQLiteError {
+            if error.isReadOnly && !error.isDamage { throw StoreErrors.unreadable(path, detail: error.description) }
+            throw translate(error, path: path)
+        }
+    }
+
+    /// Catches a truncated file at open: SQLite only notices missing pages when a
+    /// query reaches them, but the header records how many pages there should be.
+    private static func checkLength(_ db: Connection, path: URL) throws {
+        let pages = try db.scalarInt("PRAGMA page_count")
+        let pageSize = try db.scalarInt("PRAGMA page_size")
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path.path)
+        guard let size = (attributes?[.size] as? NSNumber)?.int64Value else { return }
+        if size < pages * pageSize {
+            throw StoreErrors.damaged(path, detail: "file is \(size) bytes, header says \(pages * pageSize)")
+        }
+    }
+}
+
+/// Keeps the best match per additive and orders them for `search`.
+private struct Ranking {
+    private var best: [ECode: (match: NameMatch, frequency: Int)] = [:]
+
+    mutating func offer(_ match: NameMatch, frequency: Int) {
+        let frequency = max(frequency, best[match.code]?.frequency ?? 0)
+        if let current = best[match.code]?.match, !Ranking.isBetter(match, than: current) {
+            best[match.code]?.frequency = frequency
+            return
+        }
+        best[match.code] = (match, frequency)
+    }
+
+    func best(_ limit: Int) -> [NameMatch] {
+        best.values.sorted { a, b in
+            if a.match.kind != b.match.kind { return a.match.kind < b.match.kind }
+            if a.match.score != b.match.score { return a.match.score > b.match.score }
+            if a.frequency != b.frequency { return a.frequency > b.frequency }
+            return a.match.code < b.match.code
+        }.prefix(limit).map(\.match)
+    }
+
+    static func isBetter(_ a: NameMatch, than b: NameMatch) -> Bool {
+        a.kind != b.kind ? a.kind < b.kind : a.score > b.score
+    }
+}
+
+/// How well `key` covers a name it is part of: whole words rank above word fragments,
+/// and among equals the caller's label-frequency tiebreak decides.
+private func partialScore(_ key: String, in name: String) -> Double {
+    if key == name { return 1 }
+    let padded = " \(name) "
+    return padded.contains(" \(key) ") ? 0.7 : name.hasPrefix(key) || name.contains(" \(key)") ? 0.65 : 0.6
+}
+
+/// The smaller of the edit distance to the whole name and to any run of the
+/// name's words as long as the query, so `carmin` is near `cochineal carmine`.
+private func fuzzyDistance(_ query: [Unicode.Scalar], _ name: [Unicode.Scalar], limit: Int) -> Int? {
+    var best = EditDistance.distance(query, name, limit: limit)
+    let queryWords = query.split(separator: " ").count
+    let words = name.split(separator: " ")
+    guard words.count > queryWords else { return best }
+    for start in 0...(words.count - queryWords) {
+        let window = Array(words[start..<(start + queryWords)].joined(separator: [" "]))
+        if let d = EditDistance.distance(query, window, limit: min(limit, best ?? limit)) {
+            best = min(best ?? Int.max, d)
+        }
+    }
+    return best
+}
+
+/// An FTS5 query for names that contain `key` as a substring.
+private func ftsPhrase(_ key: String) -> String {
+    "\"" + key.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+}
+
+/// An FTS5 query for names sharing at least one trigram with the query; the
+/// index ranks names sharing more trigrams first. Nil when there are none.
+private func ftsAnyTrigram(_ scalars: [Unicode.Scalar]) -> String? {
+    guard scalars.count >= 3 else { return nil }
+    var seen = Set<String>()
+    var terms: [String] = []
+    for i in 0...(scalars.count - 3) {
+        var trigram = String.UnicodeScalarView()
+        trigram.append(contentsOf: scalars[i..<(i + 3)])
+        let t = String(trigram)
+        if seen.insert(t).inserted { terms.append(ftsPhrase(t)) }
+    }
+    return terms.joined(separator: " OR ")
 }

@@ -22,10 +22,12 @@ struct ImageCommand: ParsableCommand {
         let options = try shopper.scanOptions()
         var out = Output(format: shopper.format)
         let scanner: ScanPipeline
+        var history: UserStore?
         do {
             let store = try Wiring.openStore(dataDir: shopper.dataDir)
             let reader = try TesseractLabelReader(languages: lang.map { $0.split(separator: "+").map(String.init) })
-            scanner = try ScanPipeline(catalog: store, reader: reader)
+            history = Wiring.openHistory(dataDir: shopper.dataDir)
+            scanner = try ScanPipeline(catalog: store, reader: reader, barcodeReader: ZBarReader(), products: history)
         } catch {
             for image in images { out.failure(error, input: image) }
             throw ExitCode(out.exitCode)
@@ -33,6 +35,7 @@ struct ImageCommand: ParsableCommand {
         for (i, image) in images.enumerated() {
             do {
                 let report = try scanner.scanImage(at: image, options: options)
+                Wiring.remember(report, history: history)
                 out.report(report, separate: i > 0)
             } catch {
                 out.failure(error, input: image)
@@ -61,9 +64,46 @@ struct TextCommand: ParsableCommand {
         do {
             let body = text == "-" ? try Wiring.readStandardInput() : text
             let scanner = try ScanPipeline(catalog: try Wiring.openStore(dataDir: shopper.dataDir))
-            out.report(try scanner.scanText(body, input: input, options: options), separate: false)
+            let report = try scanner.scanText(body, input: input, options: options)
+            Wiring.remember(report, history: Wiring.openHistory(dataDir: shopper.dataDir))
+            out.report(report, separate: false)
         } catch {
             out.failure(error, input: input)
+        }
+        let code = out.finish()
+        if code != 0 { throw ExitCode(code) }
+    }
+}
+
+struct BarcodeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "barcode",
+        abstract: "Check a product by its barcode: digits typed by hand (scan barcode 4006381333931) or a photo."
+    )
+
+    @Argument(help: "The 8, 12 or 13 digits under the bars, or a photo of the barcode.")
+    var barcode: String
+
+    @OptionGroup var shopper: ShopperOptions
+
+    func run() throws {
+        let options = try shopper.scanOptions()
+        var out = Output(format: shopper.format)
+        do {
+            var digits = barcode
+            if !barcode.allSatisfy({ $0.isNumber || $0 == " " || $0 == "-" }) {
+                guard let found = try ZBarReader().barcodes(inImageAt: barcode).first else {
+                    throw EcodexError.capture("No barcode was found in this photo. Take it again closer, or type the digits.")
+                }
+                digits = found.digits
+            }
+            let history = Wiring.openHistory(dataDir: shopper.dataDir)
+            let scanner = try ScanPipeline(catalog: try Wiring.openStore(dataDir: shopper.dataDir), products: history)
+            let report = try scanner.scanBarcode(digits, options: options)
+            Wiring.remember(report, history: history)
+            out.report(report, separate: false)
+        } catch {
+            out.failure(error, input: barcode)
         }
         let code = out.finish()
         if code != 0 { throw ExitCode(code) }
@@ -85,8 +125,12 @@ struct CodeCommand: ParsableCommand {
         let options = try shopper.scanOptions()
         var out = Output(format: shopper.format)
         do {
-            let scanner = try ScanPipeline(catalog: try Wiring.openStore(dataDir: shopper.dataDir))
-            out.report(try scanner.scanCode(code, options: options), separate: false)
+            let store = try Wiring.openStore(dataDir: shopper.dataDir)
+            let report = try ScanPipeline(catalog: store).scanCode(code, options: options)
+            out.report(report, separate: false)
+            if shopper.format == .text, let parsed = ECode(code), let record = try store.additive(code: parsed) {
+                print("\n" + RecordRenderer.text(record))
+            }
         } catch {
             out.failure(error, input: code)
         }
@@ -97,8 +141,32 @@ struct CodeCommand: ParsableCommand {
 
 /// Opens the real components. The only place that knows which concrete types back the seams.
 enum Wiring {
+    static func location(_ dataDir: String?) -> StoreLocation {
+        StoreLocation.resolve(override: dataDir, environment: ProcessInfo.processInfo.environment)
+    }
+
     static func openStore(dataDir: String?) throws -> AdditiveStore {
-        try AdditiveStore(path: dataDir ?? "")
+        try AdditiveStore(location: location(dataDir))
+    }
+
+    /// Keeps a result in the local history. A history problem never fails a scan:
+    /// the shopper still gets the result, with a note on standard error.
+    static func remember(_ report: ScanReport, history: UserStore?) {
+        guard let history else { return }
+        do {
+            _ = try history.recordScan(report, json: JSONRenderer.render(report))
+        } catch {
+            let message = (error as? EcodexError)?.message ?? "\(error)"
+            FileHandle.standardError.write(Data("scan: note: this result was not saved to history: \(message)\n".utf8))
+        }
+    }
+
+    static func openHistory(dataDir: String?) -> UserStore? {
+        do { return try UserStore(location: location(dataDir)) } catch {
+            let message = (error as? EcodexError)?.message ?? "\(error)"
+            FileHandle.standardError.write(Data("scan: note: history is unavailable: \(message)\n".utf8))
+            return nil
+        }
     }
 
     /// Reads all of standard input; invalid UTF-8 is replaced, never fatal.

@@ -13,7 +13,10 @@ struct Scan: ParsableCommand {
             Exit codes: 0 ok, 10 capture_error, 11 ocr_error, 12 parse_error, 13 lookup_error,
             14 network_error, 15 update_error, 64 usage error.
             """,
-        subcommands: [ImageCommand.self, TextCommand.self, CodeCommand.self, PrefsCommand.self, BenchCommand.self],
+        subcommands: [
+            ImageCommand.self, TextCommand.self, CodeCommand.self, LookupCommand.self, BarcodeCommand.self, HistoryCommand.self,
+            PrefsCommand.self, StoreCommand.self, PackCommand.self, BenchCommand.self,
+        ],
         defaultSubcommand: ImageCommand.self
     )
 
@@ -39,7 +42,7 @@ enum OpenMP {
     static func limitThreadsOrReexec() {
         guard getenv("OMP_THREAD_LIMIT") == nil else { return }
         let args = CommandLine.arguments
-        let noOCR: Set<String> = ["text", "code", "lookup", "history", "prefs", "store", "pack", "help", "--help", "-h", "--version"]
+        let noOCR: Set<String> = ["text", "code", "lookup", "barcode", "history", "prefs", "store", "pack", "help", "--help", "-h", "--version"]
         if args.count > 1, noOCR.contains(args[1]) { return }
         setenv("OMP_THREAD_LIMIT", "1", 1)
         var cArgs = args.map { strdup($0) }

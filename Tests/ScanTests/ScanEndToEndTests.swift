@@ -139,3 +139,29 @@ import Testing
         #expect(run.stderr.contains("vegan"))
     }
 }
+
+/// Acceptance scenario 3: a barcode-only photo, no network.
+@Suite struct BarcodeEndToEndTests {
+    let scan = ScanBinary()
+
+    @Test func barcodeOnlyPhotoOfflinePromptsAndExitsPromptly() throws {
+        let started = Date()
+        let run = try scan.run([ScanBinary.path("samples/barcode-only.jpg"), "--format", "json"], timeout: 30)
+        #expect(run.status == 0, "\(run.stderr)")
+        let r = try #require(run.jsonLines().first)
+        #expect(r["fallbackUsed"] as? Bool == true)
+        #expect((r["barcode"] as? [String: Any])?["digits"] as? String == "4006381333931")
+        let warnings = r["warnings"] as? [String] ?? []
+        #expect(warnings.contains { $0.contains("online") && $0.contains("type the ingredients") }, "\(warnings)")
+        #expect(Date().timeIntervalSince(started) < 20)
+    }
+
+    @Test func typedBarcodes() throws {
+        let unknown = try scan.run(["barcode", "4006381333931", "--format", "json"])
+        #expect(unknown.status == 13)
+        #expect(unknown.jsonLines().first?.errorClass == "lookup_error")
+        let wrong = try scan.run(["barcode", "4006381333932"])
+        #expect(wrong.status == 12)
+        #expect(wrong.stderr.contains("not a valid barcode"))
+    }
+}

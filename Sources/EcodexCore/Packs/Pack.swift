@@ -1,3 +1,5 @@
+import Foundation
+
 /// A built rule pack: every additive record plus its version metadata.
 /// `scan pack build` writes it from `packs/base/`; the program ships one as the base pack.
 public struct Pack: Codable, Sendable, Equatable {
@@ -18,5 +20,28 @@ public struct Pack: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case version, dataVersion = "data_version", regions, additives
+    }
+}
+
+extension Pack {
+    /// Writes the built pack as compact JSON with sorted keys and additives in
+    /// code order, so the same data always gives the same bytes (and checksum).
+    /// The file is replaced atomically.
+    public func write(to url: URL) throws {
+        try encoded().write(to: url, options: .atomic)
+    }
+
+    /// The bytes `write(to:)` writes.
+    public func encoded() throws -> Data {
+        var sorted = self
+        sorted.additives.sort { $0.code < $1.code }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(sorted)
+    }
+
+    /// Reads a built pack written by `write(to:)`.
+    public static func read(from url: URL) throws -> Pack {
+        try JSONDecoder().decode(Pack.self, from: Data(contentsOf: url))
     }
 }

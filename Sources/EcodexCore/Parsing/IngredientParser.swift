@@ -1,50 +1,335 @@
-/// Finds additive mentions in ingredient text.
+/// Finds additive mentions in ingredient text: codes, names, OCR slips and function hints.
 ///
-/// PLACEHOLDER: a first version that finds E/INS codes only; the parser issue
-/// replaces it with the full parser (names, OCR slips, function hints).
+/// The passes run in this order because each needs the one before:
+/// 1. normalise (fold case, diacritics, look-alikes; keep byte offsets) and tokenise;
+/// 2. read prefixed codes (`E330`, `INS 420`), which need no context, so names never
+///    start inside a code;
+/// 3. match names and class words with the token trie;
+/// 4. split into ingredients and let class words govern their items, which decides
+///    what is additive context;
+/// 5. accept what needs context (bare numbers, slip prefixes, context-only names),
+///    merge `citric acid (E330)` into one mention and attach functions and ingredients.
 public struct IngredientParser: Sendable {
     public let lexicon: Lexicon
+    let index: NameIndex
 
     public init(lexicon: Lexicon) {
         self.lexicon = lexicon
+        self.index = NameIndex(lexicon: lexicon)
     }
+
+    /// A candidate mention before merging.
+    private struct Candidate {
+        var code: ECode
+        var tokens: Range<Int>
+        var kind: MatchKind
+        var edits = 0
+        var contextOnly = false
+        var needsContext = false
+        var isCode: Bool
+    }
+
+    /// Words that join additives in a list (`lutein and tartrazine`).
+    private static let conjunctions: Set<UInt64> = Set(
+        ["AND", "UND", "ET", "Y", "E", "EN", "OU", "OR", "ODER", "O", "I", "JA", "EA", "&", "OF", "DE", "D"]
+            .map { Token.hash($0.unicodeScalars.map(\.value)) })
 
     /// Parses `text`; `words` are the OCR words it came from, when it came from OCR.
     public func parse(_ text: String, words: [OCRWord]? = nil) -> ParseResult {
-        var result = ParseResult()
+        let norm = NormalizedText(text)
+        let tokens = Token.tokenize(norm)
         let bytes = Array(text.utf8)
+        let ocr = words.map { WordConfidence(bytes: bytes, words: $0) }
+
+        func byteRange(_ r: Range<Int>) -> Range<Int> {
+            let a = Int(norm.starts[Int(tokens[r.lowerBound].start)])
+            let b = Int(norm.ends[Int(tokens[r.upperBound - 1].end) - 1])
+            return a..<max(a, b)
+        }
+        func original(_ r: Range<Int>) -> String {
+            String(decoding: bytes[byteRange(r)], as: UTF8.self)
+        }
+
+        // Pass 2: prefixed codes.
+        let reader = CodeReader(text: norm, tokens: tokens, knownCodes: lexicon.knownCodes)
+        var consumed = [Bool](repeating: false, count: tokens.count)
+        var codeHits: [CodeReader.Hit] = []
         var i = 0
-        while i < bytes.count {
-            let b = bytes[i] | 0x20
-            let atWordStart = i == 0 || !isAlnum(bytes[i - 1])
-            if atWordStart, b == UInt8(ascii: "e") {
-                var j = i + 1
-                while j < bytes.count, bytes[j] == UInt8(ascii: " ") || bytes[j] == UInt8(ascii: "-") { j += 1 }
-                let start = j
-                while j < bytes.count, isDigit(bytes[j]) { j += 1 }
-                if j - start >= 3 && j - start <= 4 {
-                    var end = j
-                    if end < bytes.count, isLetter(bytes[end]), end + 1 >= bytes.count || !isAlnum(bytes[end + 1]) { end += 1 }
-                    if end >= bytes.count || !isAlnum(bytes[end]) {
-                        let raw = String(decoding: bytes[i..<end], as: UTF8.self)
-                        if let code = ECode(raw) {
-                            if lexicon.knownCodes.contains(code) || lexicon.knownCodes.contains(code.base) {
-                                result.mentions.append(Mention(code: code, matchedText: [raw], span: i..<end, kind: .code))
-                            } else if !result.unmatched.contains(code.description) {
-                                result.unmatched.append(code.description)
-                            }
-                        }
-                        i = end
-                        continue
-                    }
+        while i < tokens.count {
+            let t = tokens[i]
+            let lead = norm.scalars[Int(t.start)]
+            let candidate = t.kind == .word
+                ? (lead == 0x45 || lead == 0x49 || lead == 0x53 || lead == 0x46 || lead == 0x43)
+                : (t.key == 0xA3 || t.key == 0x20AC)
+            if candidate {
+                let hits = reader.readPrefixed(at: i)
+                if let last = hits.last {
+                    for h in hits { for k in h.tokens { consumed[k] = true } }
+                    codeHits += hits
+                    i = max(i + 1, last.tokens.upperBound)
+                    continue
                 }
             }
             i += 1
         }
+
+        // Pass 3: names and class words over the words codes did not take.
+        var stream: [NameIndex.StreamWord] = []
+        stream.reserveCapacity(tokens.count)
+        var barrier = true
+        for (k, t) in tokens.enumerated() {
+            if consumed[k] { barrier = true; continue }
+            if t.kind == .punct {
+                if !NameIndex.isSoftPunct(t.key) && !Token.isInnerNumberPunct(tokens, k) { barrier = true }
+                continue
+            }
+            if NameIndex.numberMarks.contains(t.key), k + 1 < tokens.count {
+                var j = k + 1
+                while j < tokens.count, tokens[j].kind == .punct, NameIndex.isSoftPunct(tokens[j].key) { j += 1 }
+                if j < tokens.count, tokens[j].isDigits, !consumed[j] { continue }
+            }
+            if NameIndex.stopWords.contains(t.key) { continue }
+            var low = false
+            if let ocr, !ocr.isEmpty, let c = ocr.mean(over: byteRange(k..<(k + 1))) { low = c < 0.6 }
+            stream.append(.init(token: Int32(k), id: index.id(ofWordHash: t.key), barrierBefore: barrier,
+                                length: t.end - t.start, lowConfidence: low))
+            barrier = false
+        }
+        var fuzzyCache: [Int: [Int32]] = [:]
+        let fuzzy: (Int) -> [Int32] = { p in
+            if let hit = fuzzyCache[p] { return hit }
+            let t = tokens[Int(stream[p].token)]
+            let found = t.hasDigit ? [] : index.fuzzyCandidates(norm.scalars[Int(t.start)..<Int(t.end)])
+            fuzzyCache[p] = found
+            return found
+        }
+        var structure = IngredientStructure(tokens: tokens, scalars: norm.scalars)
+        var nameHits: [Candidate] = []
+        var p = 0
+        while p < stream.count {
+            guard let m = index.longestMatch(stream, at: p, fuzzy: fuzzy) else { p += 1; continue }
+            let range = Int(stream[m.startWord].token)..<(Int(stream[m.endWord - 1].token) + 1)
+            if m.target.function != nil || m.target.nutrient {
+                structure.noteClass(at: range, function: m.target.function, nutrient: m.target.nutrient)
+            }
+            if let code = m.target.code {
+                nameHits.append(Candidate(code: code, tokens: range, kind: m.edits > 0 ? .fuzzy : .name,
+                                          edits: m.edits, contextOnly: m.target.contextOnly, isCode: false))
+            }
+            p = m.endWord
+        }
+
+        // Pass 4: structure and functions.
+        for h in codeHits where !h.needsContext { structure.noteAdditive(at: h.tokens.lowerBound) }
+        for n in nameHits where !n.contextOnly { structure.noteAdditive(at: n.tokens.lowerBound) }
+        for (k, t) in tokens.enumerated() where t.isDigits && (3...4).contains(t.length) && !consumed[k] {
+            let it = structure.itemOfToken[k]
+            if it >= 0, structure.items[Int(it)].tokens.lowerBound == k { structure.noteAdditive(at: k) }
+        }
+        structure.resolve()
+        func item(_ token: Int) -> IngredientStructure.Item? {
+            let k = structure.itemOfToken[token]
+            return k >= 0 ? structure.items[Int(k)] : nil
+        }
+        func inAdditiveContext(_ token: Int) -> Bool { item(token)?.function != nil }
+
+        // Pass 5: bare numbers in the scope of a class word.
+        var result = ParseResult()
+        var unmatchedSeen = Set<String>()
+        func noteUnmatched(_ code: ECode) {
+            if unmatchedSeen.insert(code.description).inserted { result.unmatched.append(code.description) }
+        }
+        for (k, t) in tokens.enumerated() where !consumed[k] && t.kind == .word && t.isDigits {
+            guard let it = item(k), it.function != nil else { continue }
+            // A number inside a word run (`Red 40`) or a quantity is not a code.
+            if k > 0, tokens[k - 1].kind == .word, !consumed[k - 1] { continue }
+            guard let h = reader.readBare(at: k) else { continue }
+            for j in h.tokens { consumed[j] = true }
+            codeHits.append(h)
+        }
+
+        var candidates: [Candidate] = []
+        for h in codeHits {
+            if !h.known {
+                if !h.needsContext { noteUnmatched(h.code) }
+                continue
+            }
+            candidates.append(Candidate(code: h.code, tokens: h.tokens, kind: h.kind, needsContext: h.needsContext,
+                                        isCode: true))
+        }
+        candidates += nameHits.filter { n in !n.tokens.contains(where: { consumed[$0] }) }
+        candidates.sort { $0.tokens.lowerBound < $1.tokens.lowerBound }
+
+        // Slip prefixes count when a class word governs them or a true code sits in a neighbouring item.
+        var itemsWithCodes = Set<Int32>()
+        for cand in candidates where cand.isCode && !cand.needsContext {
+            itemsWithCodes.insert(structure.itemOfToken[cand.tokens.lowerBound])
+        }
+        func neighbourIsCode(_ cand: Candidate) -> Bool {
+            let k = structure.itemOfToken[cand.tokens.lowerBound]
+            return k >= 0 && (itemsWithCodes.contains(k - 1) || itemsWithCodes.contains(k + 1))
+        }
+
+        // Merge `citric acid (E330)`, `E330 (citric acid)`, `acide citrique E-330`.
+        var merged: [(parts: [Candidate], best: Candidate)] = []
+        var c = 0
+        while c < candidates.count {
+            let a = candidates[c]
+            if c + 1 < candidates.count, a.isCode != candidates[c + 1].isCode,
+               Self.sameAdditive(a.code, candidates[c + 1].code),
+               joinable(tokens, from: a.tokens.upperBound, to: candidates[c + 1].tokens.lowerBound,
+                        closingAfter: candidates[c + 1].tokens.upperBound) {
+                let b = candidates[c + 1]
+                var best = a.isCode ? a : b
+                let other = a.isCode ? b : a
+                if Self.isAncestor(best.code, of: other.code) { best.code = other.code }
+                best.tokens = a.tokens.lowerBound..<b.tokens.upperBound
+                merged.append(([a, b], best))
+                c += 2
+                continue
+            }
+            merged.append(([a], a))
+            c += 1
+        }
+
+        var ingredientCache: [Int: String] = [:]
+        var coveredItems: [Int: Bool] = [:]
+        var covered = [Bool](repeating: false, count: tokens.count)
+        var mentionsPerItem: [Int: Int] = [:]
+        for m in merged {
+            for k in m.best.tokens { covered[k] = true }
+            mentionsPerItem[Int(structure.itemOfToken[m.best.tokens.lowerBound]), default: 0] += 1
+        }
+        for m in merged {
+            let best = m.best
+            let first = best.tokens.lowerBound
+            let context = inAdditiveContext(first)
+            if m.parts.count == 1 {
+                if best.contextOnly && !(item(first)?.directContext ?? false) { continue }
+                if best.needsContext && !context && !neighbourIsCode(best) { continue }
+            }
+            if let it = item(first), it.inNutrientGroup, !best.isCode || best.kind == .ins { continue }
+            var texts = m.parts.map { original($0.tokens) }
+            let span = byteRange(best.tokens)
+            let k = Int(structure.itemOfToken[first])
+            var function: String?
+            if k >= 0 {
+                let it = structure.items[k]
+                function = it.function == FunctionClasses.genericID ? nil : it.function
+                // `Farbstoff E 150d`: the class word right before the additive is part of what named it.
+                if let cls = it.classTokens, cls.upperBound <= first,
+                   tokens[cls.upperBound..<first].allSatisfy({ $0.kind == .punct && $0.key == 0x3A }) {
+                    texts.insert(original(cls), at: 0)
+                }
+            }
+            var confidence = Self.baseConfidence(best)
+            if let ocr, let mean = ocr.mean(over: span) { confidence *= mean }
+            let ingredient = k >= 0
+                ? ingredientText(item: k, structure: structure, tokens: tokens, covered: covered,
+                                 cache: &ingredientCache, coveredItems: &coveredItems, original: original,
+                                 fallback: texts.last ?? "", mentionsInItem: mentionsPerItem[k, default: 0])
+                : nil
+            result.mentions.append(Mention(code: best.code, matchedText: texts, span: span, kind: best.kind,
+                                           confidence: confidence, function: function, ingredient: ingredient))
+        }
         return result
     }
 
-    private func isDigit(_ b: UInt8) -> Bool { b >= 48 && b <= 57 }
-    private func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 97 && (b | 0x20) <= 122 }
-    private func isAlnum(_ b: UInt8) -> Bool { isDigit(b) || isLetter(b) || b >= 0x80 }
+    /// Whether only brackets, a hyphen or spaces separate two pieces naming one additive.
+    private func joinable(_ tokens: [Token], from a: Int, to b: Int, closingAfter end: Int) -> Bool {
+        guard b >= a, b - a <= 2 else { return false }
+        var opened = false
+        for k in a..<b {
+            let t = tokens[k]
+            guard t.kind == .punct else { return false }
+            switch t.key {
+            case 0x28, 0x5B: opened = true
+            case 0x2D, 0x3A: break
+            default: return false
+            }
+        }
+        // `citric acid (E330, E331)`: the bracket must hold just the one code.
+        if opened {
+            guard end < tokens.count, tokens[end].kind == .punct,
+                  tokens[end].key == 0x29 || tokens[end].key == 0x5D else { return false }
+        }
+        return true
+    }
+
+    /// The ingredient an item's mention belongs to: the item's own text, or its header's or
+    /// parent's when the item is nothing but additives (`Emulsifiers (E442, E476)`).
+    private func ingredientText(item k: Int, structure: IngredientStructure, tokens: [Token], covered: [Bool],
+                                cache: inout [Int: String], coveredItems: inout [Int: Bool],
+                                original: (Range<Int>) -> String, fallback: String,
+                                mentionsInItem: Int) -> String? {
+        func head(_ k: Int) -> String? {
+            if let s = cache[k] { return s }
+            let it = structure.items[k]
+            let lo = it.tokens.lowerBound, hi = min(it.headEnd, it.tokens.upperBound)
+            guard hi > lo else { return nil }
+            // Ingredient names are short; a run-on line without separators is cut.
+            let end = min(hi, lo + 24)
+            var s = original(lo..<end).trimmedSpaces()
+            if s.hasSuffix(":") { s = String(s.dropLast()).trimmedSpaces() }
+            cache[k] = s
+            return s
+        }
+        let it = structure.items[k]
+        let onlyAdditives: Bool
+        if let v = coveredItems[k] {
+            onlyAdditives = v
+        } else {
+            let lo = it.tokens.lowerBound, hi = min(it.headEnd, it.tokens.upperBound)
+            var only = true
+            var n = 0
+            for j in lo..<hi where tokens[j].kind == .word && !covered[j] {
+                n += 1
+                if n > 64 || !Self.conjunctions.contains(tokens[j].key) { only = false; break }
+            }
+            coveredItems[k] = only
+            onlyAdditives = only
+        }
+        if onlyAdditives {
+            // A header whose scope ended (`colorant : E120, sucre, E500`) no longer names the ingredient.
+            if let h = it.header, it.function != nil || structure.items[h].function == nil, let s = head(h) { return s }
+            if let p = it.parent, let s = head(p) { return s }
+            // `lutein and tartrazine`: additives joined by a conjunction are separate ingredients.
+            return mentionsInItem > 1 ? fallback : head(k)
+        }
+        return head(k)
+    }
+
+    private static func baseConfidence(_ c: Candidate) -> Double {
+        switch c.kind {
+        case .code: return 1
+        case .ins: return 0.95
+        case .name: return c.contextOnly ? 0.9 : 1
+        case .fuzzy: return max(0.5, 0.85 - 0.1 * Double(c.edits - 1))
+        case .repaired: return 0.75
+        }
+    }
+
+    /// Same additive at the level a label writes it: `caramel` (E150) and `E150d` agree.
+    private static func sameAdditive(_ a: ECode, _ b: ECode) -> Bool {
+        a == b || isAncestor(a, of: b) || isAncestor(b, of: a) || a.base == b.base
+    }
+
+    private static func isAncestor(_ a: ECode, of b: ECode) -> Bool {
+        var p = b.parent
+        while let q = p {
+            if q == a { return true }
+            p = q.parent
+        }
+        return false
+    }
+}
+
+extension String {
+    /// Trims ASCII and Unicode whitespace at both ends without Foundation's character sets.
+    fileprivate func trimmedSpaces() -> String {
+        var s = Substring(self)
+        while let f = s.first, f.isWhitespace { s = s.dropFirst() }
+        while let l = s.last, l.isWhitespace { s = s.dropLast() }
+        return String(s)
+    }
 }

@@ -27,12 +27,18 @@ public struct ScanOptions: Sendable {
 public final class ScanPipeline {
     public let catalog: AdditiveCatalog
     private let reader: LabelReader?
+    private let barcodeReader: BarcodeReader?
+    private let products: ProductSource?
     private let parser: IngredientParser
 
-    /// `reader` may be nil for text-only use (`scan text`, `scan code`).
-    public init(catalog: AdditiveCatalog, reader: LabelReader? = nil) throws {
+    /// `reader` may be nil for text-only use (`scan text`, `scan code`); without a
+    /// `barcodeReader` there is no barcode fallback; `products` answers barcode lookups.
+    public init(catalog: AdditiveCatalog, reader: LabelReader? = nil, barcodeReader: BarcodeReader? = nil,
+                products: ProductSource? = nil) throws {
         self.catalog = catalog
         self.reader = reader
+        self.barcodeReader = barcodeReader
+        self.products = products
         self.parser = IngredientParser(lexicon: try catalog.lexicon())
     }
 
@@ -53,6 +59,52 @@ public final class ScanPipeline {
                 "The photo was hard to read. Rescan it closer and in good light, scan the barcode, or type the ingredients.",
                 at: 0)
         }
+        if low || report.additives.isEmpty {
+            try barcodeFallback(&report, imageAt: path, options: options)
+        }
+        report.timingsMs.total = Clock.since(start)
+        return report
+    }
+
+    /// When OCR gave too little, looks for a product barcode in the same photo and
+    /// uses the ingredients known for it. Never touches the network itself: the
+    /// `products` source decides (the local cache unless the shopper opted in).
+    private func barcodeFallback(_ report: inout ScanReport, imageAt path: String, options: ScanOptions) throws {
+        guard let barcodeReader, let code = (try? barcodeReader.barcodes(inImageAt: path))?.first else { return }
+        report.barcode = code
+        report.fallbackUsed = true
+        report.warnings.removeAll { $0 == ScanPipeline.nothingFound }
+        guard let product = try products?.product(barcode: code.digits) else {
+            report.warnings.append(ScanPipeline.productUnknown(code.digits))
+            return
+        }
+        let fromProduct = try assess(text: product.ingredientsText, words: nil, input: path, options: options)
+        for f in fromProduct.additives where !report.additives.contains(where: { $0.code == f.code }) {
+            report.additives.append(f)
+        }
+        for u in fromProduct.unmatched where !report.unmatched.contains(u) { report.unmatched.append(u) }
+        report.warnings.append("Used the ingredients \(product.source) for barcode \(code.digits).")
+    }
+
+    static let nothingFound = "No additives found. Scan the barcode or type the ingredients to check again."
+
+    static func productUnknown(_ digits: String) -> String {
+        "Barcode \(digits) is not saved on this computer. Look it up online, or type the ingredients with `scan text`."
+    }
+
+    /// Looks up a product by barcode (`scan barcode 4006381333931`) and checks its ingredients.
+    /// Throws `parse_error` for a number that is not a valid barcode and `lookup_error` when no source knows it.
+    public func scanBarcode(_ typed: String, options: ScanOptions) throws -> ScanReport {
+        let start = Clock.now()
+        guard let digits = GTIN.canonical(typed) else {
+            throw EcodexError.parse("\"\(typed)\" is not a valid barcode number. Check the 8, 12 or 13 digits under the bars.")
+        }
+        guard let product = try products?.product(barcode: digits) else {
+            throw EcodexError.lookup(ScanPipeline.productUnknown(digits))
+        }
+        var report = try assess(text: product.ingredientsText, words: nil, input: digits, options: options)
+        report.barcode = Barcode(symbology: digits.count == 8 ? "EAN-8" : "EAN-13", digits: digits)
+        report.warnings.append("Used the ingredients \(product.source) for barcode \(digits).")
         report.timingsMs.total = Clock.since(start)
         return report
     }
@@ -109,7 +161,7 @@ public final class ScanPipeline {
         report.timingsMs.parse = Clock.between(t0, t1)
         report.timingsMs.assess = Clock.since(t1)
         if findings.isEmpty {
-            report.warnings.append("No additives found. Scan the barcode or type the ingredients to check again.")
+            report.warnings.append(ScanPipeline.nothingFound)
         }
         return report
     }

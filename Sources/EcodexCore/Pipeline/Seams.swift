@@ -57,3 +57,22 @@ public final class InMemoryCatalog: AdditiveCatalog {
 
     public func lexicon() -> Lexicon { Lexicon(additives: all) }
 }
+
+/// A product's ingredient list, found by barcode.
+public struct Product: Sendable, Equatable {
+    public var barcode: String
+    public var ingredientsText: String
+    /// Where it came from, for the shopper: "saved on this computer", "Open Food Facts".
+    public var source: String
+    public init(barcode: String, ingredientsText: String, source: String) {
+        self.barcode = barcode
+        self.ingredientsText = ingredientsText
+        self.source = source
+    }
+}
+
+/// Finds a product's ingredients by barcode (local cache first; online only when allowed).
+public protocol ProductSource: AnyObject {
+    /// nil when the product is not known to this source.
+    func product(barcode: String) throws -> Product?
+}

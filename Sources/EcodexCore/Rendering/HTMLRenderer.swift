@@ -57,7 +57,6 @@ public enum HTMLRenderer {
                 h += "<p><span class=\"badge badge-\(f.badge.rawValue)\"><span aria-hidden=\"true\">\(f.badge.symbol) </span>\(f.badge.label)</span>"
                 if let fn = f.function { h += " <span class=\"muted\">\(esc(fn))</span>" }
                 h += "</p>\n<p>\(esc(f.risk))</p>\n"
-                if let st = f.statement { h += "<p>Label warning: “\(esc(st))”</p>\n" }
                 h += "<ul>\n" + f.reasons.map { "<li>\(esc($0))</li>\n" }.joined() + "</ul>\n"
                 if !f.audience.isEmpty { h += "<p>For: \(esc(f.audience.joined(separator: ", ")))</p>\n" }
                 let diet = TextRenderer().dietMarks(f.diet)

@@ -15,8 +15,12 @@ public enum RecordRenderer {
             }
             var note = rule.statement.map { "\"\($0)\"" } ?? (rule.conditions ?? "")
             if let name = rule.name { note = "as \(name). " + note }
-            let line = pad(region.rawValue, 8) + pad(rule.approved ? "yes" : "NO", 9) + pad(rule.warningRequired ? "YES" : "no", 9)
-            out.append(contentsOf: TextRenderer().wrap(line + note, indent: ""))
+            let columns = pad(region.rawValue, 8) + pad(rule.approved ? "yes" : "NO", 9) + pad(rule.warningRequired ? "YES" : "no", 9)
+            // Wrap only the notes, under their own column, so the table stays aligned.
+            var noteLines = TextRenderer(width: 80 - columns.count).wrap(note, indent: "")
+            if noteLines.isEmpty { noteLines = [""] }
+            out.append(columns + noteLines[0])
+            out.append(contentsOf: noteLines.dropFirst().map { String(repeating: " ", count: columns.count) + $0 })
         }
         out.append("")
         let diet = TextRenderer().dietMarks(a.dietary)

@@ -23,10 +23,7 @@ public struct TextRenderer: Sendable {
             let badge = paint("[\(f.badge.symbol) \(f.badge.label)]", f.badge)
             out.append("\(badge) \(f.name) (\(f.code))" + (f.function.map { " · \($0)" } ?? ""))
             out.append(contentsOf: wrap(f.risk, indent: "    "))
-            if let statement = f.statement {
-                out.append(contentsOf: wrap("Label warning: \"\(statement)\"", indent: "    "))
-            }
-            for reason in f.reasons where !(f.statement != nil && reason.contains(f.statement!)) {
+            for reason in f.reasons {
                 out.append(contentsOf: wrap("- \(reason)", indent: "    "))
             }
             var tags: [String] = []

@@ -1,0 +1,192 @@
+import Foundation
+
+/// Reads and checks the pack source folder (`packs/base/`): a `pack.json` with
+/// the version metadata and one JSON file per additive under `additives/`.
+///
+/// ```
+/// packs/base/pack.json           {"version": "1.0.0", "data_version": "2026.11.21", "regions": ["EU", "US"]}
+/// packs/base/additives/E102.json one `Additive` record, snake_case keys
+/// ```
+public enum PackSource {
+    /// Loads the pack source in `directory`, which is either the pack folder
+    /// itself (holding `pack.json`) or a project root holding `packs/base/`.
+    /// Additives come back sorted by code.
+    ///
+    /// - Throws: `PackSourceError` naming the file and, for bad records, the field.
+    public static func load(directory: URL) throws -> Pack {
+        let fm = FileManager.default
+        var folder = directory
+        if !fm.fileExists(atPath: folder.appendingPathComponent("pack.json").path) {
+            let nested = directory.appendingPathComponent("packs/base")
+            if fm.fileExists(atPath: nested.appendingPathComponent("pack.json").path) { folder = nested }
+        }
+        let metaURL = folder.appendingPathComponent("pack.json")
+        let meta: Metadata = try decode(Metadata.self, from: metaURL)
+
+        let additivesURL = folder.appendingPathComponent("additives")
+        let files: [String]
+        do {
+            files = try fm.contentsOfDirectory(atPath: additivesURL.path).filter { $0.hasSuffix(".json") }.sorted()
+        } catch {
+            throw PackSourceError(file: additivesURL.path, field: nil, message: "cannot list the additive files: \(error.localizedDescription)")
+        }
+        var additives: [Additive] = []
+        additives.reserveCapacity(files.count)
+        for name in files {
+            additives.append(try decode(Additive.self, from: additivesURL.appendingPathComponent(name)))
+        }
+        additives.sort { $0.code < $1.code }
+        return Pack(version: meta.version, dataVersion: meta.dataVersion, regions: meta.regions, additives: additives)
+    }
+
+    /// Checks a pack against the content rules: unique codes, parents present,
+    /// an English name, at least one reference, known region codes, a plain-risk
+    /// line of at most 18 words, and no "safe"/"unsafe" in text shoppers read.
+    /// Returns every problem found; an empty list means the pack passes.
+    public static func validate(_ pack: Pack) -> [ValidationIssue] {
+        var issues: [ValidationIssue] = []
+        if !isSemanticVersion(pack.version) {
+            issues.append(ValidationIssue(code: nil, field: "version", message: "\"\(pack.version)\" is not a semantic version such as 1.0.0"))
+        }
+        if pack.dataVersion.trimmingCharacters(in: .whitespaces).isEmpty {
+            issues.append(ValidationIssue(code: nil, field: "data_version", message: "is empty"))
+        }
+        var seen = Set<ECode>()
+        let codes = Set(pack.additives.map(\.code))
+        for a in pack.additives {
+            func issue(_ field: String, _ message: String) {
+                issues.append(ValidationIssue(code: a.code, field: field, message: message))
+            }
+            if !seen.insert(a.code).inserted { issue("code", "appears more than once") }
+            if let parent = a.parent {
+                if parent == a.code { issue("parent", "is the record itself") }
+                else if !codes.contains(parent) { issue("parent", "\(parent) is not in the pack") }
+            }
+            if (a.names["en"] ?? []).allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+                issue("names.en", "needs at least one English name")
+            }
+            for (lang, names) in a.names where names.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+                issue("names.\(lang)", "has an empty name")
+            }
+            if a.classes.isEmpty { issue("class", "needs at least one class") }
+            if a.references.isEmpty { issue("references", "needs at least one reference") }
+            for (i, r) in a.references.enumerated() where r.label.isEmpty || !(r.url.hasPrefix("https://") || r.url.hasPrefix("http://")) {
+                issue("references[\(i)]", "needs a label and an http(s) URL")
+            }
+            for region in a.regionRules.keys.sorted() where Region(rawValue: region) == nil {
+                issue("region_rules.\(region)", "is not a region code (\(Region.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            let words = wordCount(a.plainRisk.summary)
+            if words == 0 { issue("plain_risk.summary", "is empty") }
+            if words > 18 { issue("plain_risk.summary", "has \(words) words; at most 18") }
+            var shopperText: [(String, String)] = [("plain_risk.summary", a.plainRisk.summary)]
+            shopperText += a.plainRisk.audience.enumerated().map { ("plain_risk.audience[\($0.offset)]", $0.element) }
+            if let concern = a.concern { shopperText.append(("concern", concern)) }
+            for (region, rule) in a.regionRules.sorted(by: { $0.key < $1.key }) {
+                if let s = rule.statement { shopperText.append(("region_rules.\(region).statement", s)) }
+                if let c = rule.conditions { shopperText.append(("region_rules.\(region).conditions", c)) }
+            }
+            for (field, text) in shopperText where mentionsSafety(text) {
+                issue(field, "says \"safe\" or \"unsafe\"; state facts and regulatory status instead")
+            }
+        }
+        return issues
+    }
+
+    /// `pack.json`: the pack's version metadata.
+    private struct Metadata: Decodable {
+        var version: String
+        var dataVersion: String
+        var regions: [Region]
+        enum CodingKeys: String, CodingKey { case version, dataVersion = "data_version", regions }
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, from url: URL) throws -> T {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw PackSourceError(file: url.path, field: nil, message: "cannot read the file: \(error.localizedDescription)")
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch let error as DecodingError {
+            throw PackSourceError(file: url.path, decodingError: error)
+        } catch {
+            throw PackSourceError(file: url.path, field: nil, message: "\(error)")
+        }
+    }
+
+    private static func wordCount(_ text: String) -> Int {
+        text.split(whereSeparator: { $0.isWhitespace }).filter { $0.contains(where: { $0.isLetter || $0.isNumber }) }.count
+    }
+
+    /// True when `text` uses "safe" or "unsafe" as a word (not "safety", which states a fact).
+    static func mentionsSafety(_ text: String) -> Bool {
+        text.lowercased().split(whereSeparator: { !$0.isLetter }).contains { $0 == "safe" || $0 == "unsafe" }
+    }
+
+    private static func isSemanticVersion(_ s: String) -> Bool {
+        let core = s.split(separator: "-", maxSplits: 1).first.map(String.init) ?? s
+        let parts = core.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 3 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
+    }
+}
+
+/// A pack source file that could not be read or decoded.
+public struct PackSourceError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Path of the file.
+    public var file: String
+    /// The JSON field at fault (`region_rules.EU.approved`), when known.
+    public var field: String?
+    public var message: String
+
+    public init(file: String, field: String?, message: String) {
+        self.file = file
+        self.field = field
+        self.message = message
+    }
+
+    init(file: String, decodingError error: DecodingError) {
+        func path(_ keys: [CodingKey]) -> String? {
+            let parts = keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+            guard !parts.isEmpty else { return nil }
+            return parts.reduce("") { $0.isEmpty || $1.hasPrefix("[") ? $0 + $1 : $0 + "." + $1 }
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            self.init(file: file, field: path(context.codingPath + [key]), message: "is missing")
+        case .valueNotFound(_, let context):
+            self.init(file: file, field: path(context.codingPath), message: "is null; a value is required")
+        case .typeMismatch(let type, let context):
+            self.init(file: file, field: path(context.codingPath), message: "has the wrong type; expected \(type)")
+        case .dataCorrupted(let context):
+            self.init(file: file, field: path(context.codingPath), message: context.debugDescription)
+        @unknown default:
+            self.init(file: file, field: nil, message: "\(error)")
+        }
+    }
+
+    public var description: String {
+        "\(file)" + (field.map { ": \($0)" } ?? "") + ": \(message)"
+    }
+}
+
+/// One problem `PackSource.validate` found.
+public struct ValidationIssue: Sendable, Equatable, CustomStringConvertible {
+    /// The record at fault; nil for pack-level fields.
+    public var code: ECode?
+    /// The JSON field, snake_case as in the pack (`plain_risk.summary`).
+    public var field: String
+    public var message: String
+
+    public init(code: ECode?, field: String, message: String) {
+        self.code = code
+        self.field = field
+        self.message = message
+    }
+
+    public var description: String {
+        (code.map { "\($0) " } ?? "") + "\(field): \(message)"
+    }
+}

@@ -1,0 +1,221 @@
+/// Reads additive codes (`E330`, `E 1 2 0`, `INS N°420`, `SIN450i`, `E160a(ii)`) out of tokens.
+///
+/// Works on normalised tokens, so case, Cyrillic look-alikes and full-width
+/// digits are already folded. A code is a prefix (`E`, `INS`, `SIN`, or an
+/// OCR slip of `E`: `£`, `€`, `F`, `C`), optional separators, three or four
+/// digits after leading zeros, an optional letter and an optional roman
+/// sub-form. Digits that OCR read as letters (`O`, `I`, `L`, `|`, `S`, `B`,
+/// `Z`) are repaired only when the store knows the result.
+struct CodeReader {
+    /// One code found in the tokens.
+    struct Hit {
+        var code: ECode
+        /// Token range, end exclusive.
+        var tokens: Range<Int>
+        var kind: MatchKind
+        /// The lexicon knows the code or its parent.
+        var known: Bool
+        /// Accept only in additive context (a slip prefix such as `F129`).
+        var needsContext: Bool
+    }
+
+    let text: NormalizedText
+    let tokens: [Token]
+    let knownCodes: Set<ECode>
+
+    private var s: [UInt32] { text.scalars }
+
+    func isKnown(_ c: ECode) -> Bool {
+        if knownCodes.contains(c) { return true }
+        var p = c.parent
+        while let q = p {
+            if knownCodes.contains(q) { return true }
+            p = q.parent
+        }
+        return false
+    }
+
+    private func word(_ i: Int) -> ArraySlice<UInt32> {
+        text.scalars[Int(tokens[i].start)..<Int(tokens[i].end)]
+    }
+
+    private func isPunct(_ i: Int, _ c: Character) -> Bool {
+        i < tokens.count && tokens[i].kind == .punct && tokens[i].key == UInt64(c.unicodeScalars.first!.value)
+    }
+
+    private func wordEquals(_ i: Int, _ w: String) -> Bool {
+        i < tokens.count && tokens[i].kind == .word && word(i).elementsEqual(w.unicodeScalars.map(\.value))
+    }
+
+    /// Reads prefixed codes starting at token `i`; returns hits (several for `E (124, 122)`).
+    func readPrefixed(at i: Int) -> [Hit] {
+        let t = tokens[i]
+        if t.kind == .punct {
+            // `£129`, `€211`: a currency sign where OCR lost the `E`.
+            guard t.key == 0xA3 || t.key == 0x20AC, i + 1 < tokens.count, tokens[i + 1].kind == .word,
+                  !tokens[i + 1].spaceBefore else { return [] }
+            guard let h = readBody(word(i + 1), next: i + 2, start: i, prefixSlip: true) else { return [] }
+            return [h]
+        }
+        let w = word(i)
+        let (prefixLength, strong) = prefix(of: w)
+        guard prefixLength > 0 else { return [] }
+        let rest = w.dropFirst(prefixLength)
+        if !rest.isEmpty {
+            guard let h = readBody(rest, next: i + 1, start: i, prefixSlip: !strong) else { return [] }
+            return [h]
+        }
+        guard strong else { return [] }
+        // Prefix alone: skip separators (`E-330`, `E.330`, `INS N°420`, `INS #202`, `INS N'952`).
+        var j = i + 1
+        var separators = 0
+        while j < tokens.count, separators < 3 {
+            let u = tokens[j]
+            if u.kind == .punct, [0x2D, 0x2E, 0x23, 0xB0, 0x27, 0x3A].contains(u.key) {
+                j += 1; separators += 1; continue
+            }
+            if u.kind == .word, NameIndex.numberMarks.contains(u.key), j + 1 < tokens.count,
+               tokens[j + 1].kind == .punct || tokens[j + 1].hasDigit {
+                j += 1; separators += 1; continue
+            }
+            break
+        }
+        guard j < tokens.count else { return [] }
+        if isPunct(j, "(") || isPunct(j, "[") {
+            return readSharedPrefixList(open: j, prefixStart: i)
+        }
+        guard tokens[j].kind == .word, let first = word(j).first, first >= 0x30 && first <= 0x39 else { return [] }
+        // A lone `E` before a number with a unit is a vitamin dose, not a code; readBody checks units.
+        guard let h = readBody(word(j), next: j + 1, start: i, prefixSlip: false) else { return [] }
+        return [h]
+    }
+
+    /// Prefix length and whether it is a true prefix (`E`, `INS`, `SIN`) or an OCR slip (`F`, `C`).
+    private func prefix(of w: ArraySlice<UInt32>) -> (Int, Bool) {
+        let a = Array(w.prefix(3))
+        if a.count == 3, (a == [0x49, 0x4E, 0x53] || a == [0x53, 0x49, 0x4E]) { return (3, true) }
+        guard let f = a.first else { return (0, false) }
+        if f == 0x45 { return (1, true) }
+        if (f == 0x46 || f == 0x43), w.count >= 4 { return (1, false) }
+        return (0, false)
+    }
+
+    /// `E (124, 122, 133)`: one prefix shared by a bracketed list of numbers.
+    private func readSharedPrefixList(open: Int, prefixStart: Int) -> [Hit] {
+        var hits: [Hit] = []
+        var j = open + 1
+        while j < tokens.count {
+            if isPunct(j, ",") || isPunct(j, ";") { j += 1; continue }
+            if isPunct(j, ")") || isPunct(j, "]") { break }
+            guard tokens[j].kind == .word, tokens[j].hasDigit,
+                  var h = readBody(word(j), next: j + 1, start: j, prefixSlip: false) else { break }
+            h.kind = h.kind == .repaired ? .repaired : .code
+            hits.append(h)
+            j = h.tokens.upperBound
+        }
+        return hits
+    }
+
+    /// A bare number in the scope of a class word: `acidity regulators (330, 331)`.
+    func readBare(at i: Int) -> Hit? {
+        guard tokens[i].kind == .word, tokens[i].isDigits else { return nil }
+        guard var h = readBody(word(i), next: i + 1, start: i, prefixSlip: false, allowRepair: false) else { return nil }
+        h.kind = .ins
+        return h
+    }
+
+    private static let units: Set<String> = ["G", "MG", "KG", "ML", "L", "CL", "DL", "KCAL", "KJ", "MCG", "UG", "IU", "GR", "GRAMS", "GRAMM", "PPM"]
+
+    /// Interprets the digits (and suffix) of a code whose body starts with `body`; `next` is the token after it.
+    private func readBody(_ body: ArraySlice<UInt32>, next: Int, start: Int, prefixSlip: Bool,
+                          allowRepair: Bool = true) -> Hit? {
+        var chars = Array(body)
+        var end = next
+        // `E 1 2 0`: single digits set apart by spaces; `E 14 22`.
+        if chars.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) && chars.count < 3 {
+            var allSingle = chars.count == 1
+            while end < tokens.count, tokens[end].kind == .word, tokens[end].isDigits, tokens[end].spaceBefore,
+                  chars.count < 3 || (allSingle && chars.count < 4 && tokens[end].length == 1) {
+                chars += word(end)
+                allSingle = allSingle && tokens[end].length == 1
+                end += 1
+            }
+        }
+        // `331(i)`, `141[i]`, `E160a (ii)`: a roman sub-form in brackets.
+        if end + 2 < tokens.count, isPunct(end, "(") || isPunct(end, "["), tokens[end + 1].kind == .word,
+           isPunct(end + 2, ")") || isPunct(end + 2, "]") {
+            let inner = String(decoding: word(end + 1).map { UInt8(truncatingIfNeeded: $0) }, as: UTF8.self).lowercased()
+            if ECode.romanNumerals.contains(inner), !chars.isEmpty {
+                chars += Array("(\(inner.uppercased()))".unicodeScalars.map(\.value))
+                end += 3
+            }
+        }
+        guard chars.count <= 12 else { return nil }
+        if end < tokens.count, isUnitOrPercent(end) { return nil }
+        var best: Hit?
+        if let c = Self.clean(chars) {
+            var last = end
+            var code = c
+            // `E 150 d`: a letter set apart by a space, when the store knows the lettered code.
+            if c.letter == nil, c.roman == nil, last < tokens.count, tokens[last].kind == .word,
+               tokens[last].length == 1, let l = word(last).first, l >= 0x41 && l <= 0x4B {
+                let lettered = ECode(number: c.number, letter: Character(Unicode.Scalar(l)!))
+                if knownCodes.contains(lettered) { code = lettered; last += 1 }
+            }
+            best = Hit(code: code, tokens: start..<last, kind: prefixSlip ? .repaired : .code,
+                       known: isKnown(code), needsContext: prefixSlip)
+            if best!.known || !allowRepair { return best }
+        }
+        if allowRepair, let r = repaired(chars) {
+            return Hit(code: r, tokens: start..<end, kind: .repaired, known: true, needsContext: prefixSlip)
+        }
+        if prefixSlip { return nil }
+        return best
+    }
+
+    private func isUnitOrPercent(_ i: Int) -> Bool {
+        let t = tokens[i]
+        if t.kind == .punct { return t.key == 0x25 }
+        let w = String(decoding: word(i).map { UInt8(truncatingIfNeeded: $0) }, as: UTF8.self)
+        return Self.units.contains(w)
+    }
+
+    /// The code spelled exactly by `chars` (digits, optional letter, optional roman), leading zeros allowed.
+    static func clean(_ chars: [UInt32]) -> ECode? {
+        var i = 0
+        while i < chars.count, chars[i] == 0x30 { i += 1 }
+        let digitStart = i
+        while i < chars.count, chars[i] >= 0x30 && chars[i] <= 0x39 { i += 1 }
+        let n = i - digitStart
+        guard n == 3 || n == 4 else { return nil }
+        if i < chars.count, !Self.isSuffixScalar(chars[i]) { return nil }
+        let text = "E" + String(decoding: chars[digitStart...].map { UInt8(truncatingIfNeeded: $0) }, as: UTF8.self)
+        guard let code = ECode(text), code.number >= 100 else { return nil }
+        return code
+    }
+
+    private static func isSuffixScalar(_ v: UInt32) -> Bool {
+        (v >= 0x41 && v <= 0x5A) || v == 0x28 || v == 0x29
+    }
+
+    /// Letters OCR reads for digits.
+    private static let slips: [UInt32: UInt32] = [
+        0x4F: 0x30, 0x51: 0x30, 0x49: 0x31, 0x4C: 0x31, 0x7C: 0x31, 0x53: 0x35, 0x42: 0x38, 0x5A: 0x32,
+    ]
+
+    /// The known code that `chars` spells once digit slips are undone, trying four digits before three.
+    private func repaired(_ chars: [UInt32]) -> ECode? {
+        // Words such as `Essig` spell a code with slips alone; a real digit is required.
+        guard chars.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        for width in [4, 3] where chars.count >= width {
+            var digits = chars[0..<width].map { Self.slips[$0] ?? $0 }
+            guard digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { continue }
+            // A slip must have happened: otherwise `clean` already decided.
+            guard zip(digits, chars[0..<width]).contains(where: { $0 != $1 }) || width < chars.count else { continue }
+            if digits.first == 0x30 { continue }
+            digits += chars[width...]
+            if let c = Self.clean(digits), knownCodes.contains(c) || isKnown(c) { return c }
+        }
+        return nil
+    }
+}

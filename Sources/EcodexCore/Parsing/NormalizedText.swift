@@ -1,0 +1,179 @@
+import Foundation
+
+/// Ingredient text folded for matching, with a map back to the original UTF-8 offsets.
+///
+/// Folding uppercases, strips diacritics, collapses whitespace (and control
+/// characters) to one space, folds look-alikes that labels and OCR produce
+/// (Cyrillic `е`, full-width digits, typographic dashes and quotes) and rejoins
+/// words hyphenated across a line break. Each folded scalar remembers the
+/// original byte range it came from, so a match can be shown where it was found.
+struct NormalizedText {
+    /// Folded scalar values.
+    var scalars: [UInt32] = []
+    /// UTF-8 offset in the original text where the source of each scalar starts.
+    var starts: [Int32] = []
+    /// UTF-8 offset in the original text where the source of each scalar ends.
+    var ends: [Int32] = []
+
+    init(_ text: String) {
+        var folder = ScalarFolder()
+        let source = Array(text.unicodeScalars)
+        scalars.reserveCapacity(source.count)
+        starts.reserveCapacity(source.count)
+        ends.reserveCapacity(source.count)
+        var offset: Int32 = 0
+        var offsets = [Int32](repeating: 0, count: source.count + 1)
+        for (i, s) in source.enumerated() {
+            offsets[i] = offset
+            offset += Int32(UTF8.width(s))
+        }
+        offsets[source.count] = offset
+
+        var i = 0
+        var pendingSpace = false
+        var pendingSpaceStart: Int32 = 0
+        while i < source.count {
+            let s = source[i]
+            if ScalarFolder.isSpace(s) {
+                if !pendingSpace { pendingSpaceStart = offsets[i] }
+                pendingSpace = true
+                i += 1
+                continue
+            }
+            // `leci-` / `thine`: a hyphen that ends a line inside a lowercase word
+            // is a typesetting break, not part of the word.
+            if (s == "-" || s == "\u{AD}"), let last = scalars.last, ScalarFolder.isLetterValue(last),
+               let next = Self.lineBreakContinuation(source, after: i) {
+                i = next
+                continue
+            }
+            let folded = folder.fold(s)
+            if folded.isEmpty { i += 1; continue }
+            if pendingSpace {
+                if !scalars.isEmpty {
+                    scalars.append(0x20); starts.append(pendingSpaceStart); ends.append(offsets[i])
+                }
+                pendingSpace = false
+            }
+            for f in folded {
+                if f == 0x20 {
+                    if scalars.last != 0x20 {
+                        scalars.append(0x20); starts.append(offsets[i]); ends.append(offsets[i + 1])
+                    }
+                    continue
+                }
+                scalars.append(f); starts.append(offsets[i]); ends.append(offsets[i + 1])
+            }
+            i += 1
+        }
+    }
+
+    /// The index after the whitespace of a hyphenated line break at `i`, when a lowercase letter follows.
+    private static func lineBreakContinuation(_ source: [Unicode.Scalar], after i: Int) -> Int? {
+        var j = i + 1
+        var sawNewline = false
+        while j < source.count, ScalarFolder.isSpace(source[j]) {
+            if source[j] == "\n" || source[j] == "\r" { sawNewline = true }
+            j += 1
+            if j - i > 16 { return nil }
+        }
+        guard sawNewline, j < source.count, source[j].properties.isLowercase else { return nil }
+        return j
+    }
+
+    /// Folds a lexicon name or class word the same way as label text, without offsets.
+    static func fold(_ text: String) -> [UInt32] {
+        NormalizedText(text).scalars
+    }
+}
+
+/// Folds one Unicode scalar to zero or more uppercase, diacritic-free scalars.
+struct ScalarFolder {
+    private var cache: [UInt32: [UInt32]] = [:]
+
+    static func isSpace(_ s: Unicode.Scalar) -> Bool {
+        let v = s.value
+        if v <= 0x20 || v == 0x7F { return true }
+        if v < 0x80 { return false }
+        if (0x80...0x9F).contains(v) { return true }
+        return v == 0xA0 || v == 0x1680 || (0x2000...0x200B).contains(v) || v == 0x2028 || v == 0x2029
+            || v == 0x202F || v == 0x205F || v == 0x3000 || v == 0xFEFF
+    }
+
+    /// Whether a folded value counts as part of a word (letters and digits, any script).
+    static func isLetterValue(_ v: UInt32) -> Bool {
+        if v < 0x80 {
+            return (v >= 0x41 && v <= 0x5A) || (v >= 0x61 && v <= 0x7A)
+        }
+        return Unicode.Scalar(v)?.properties.isAlphabetic ?? false
+    }
+
+    mutating func fold(_ s: Unicode.Scalar) -> [UInt32] {
+        let v = s.value
+        if v < 0x80 {
+            if v >= 0x61 && v <= 0x7A { return [v - 0x20] }
+            return [v]
+        }
+        if let hit = cache[v] { return hit }
+        let result = Self.foldSlow(s)
+        cache[v] = result
+        return result
+    }
+
+    private static func foldSlow(_ s: Unicode.Scalar) -> [UInt32] {
+        let v = s.value
+        // Full-width forms (`Ｅ３３０`) are the ASCII block shifted.
+        if (0xFF01...0xFF5E).contains(v) {
+            let a = v - 0xFEE0
+            return [(a >= 0x61 && a <= 0x7A) ? a - 0x20 : a]
+        }
+        if let special = specials[v] { return special }
+        if s.properties.generalCategory == .nonspacingMark || s.properties.generalCategory == .enclosingMark {
+            return []
+        }
+        if s.properties.generalCategory == .format || s.properties.generalCategory == .control { return [] }
+        let upper = String(s).uppercased().decomposedStringWithCanonicalMapping
+        var out: [UInt32] = []
+        for u in upper.unicodeScalars {
+            let cat = u.properties.generalCategory
+            if cat == .nonspacingMark || cat == .spacingMark || cat == .enclosingMark { continue }
+            out.append(lookalikes[u.value] ?? u.value)
+        }
+        return out
+    }
+
+    private static func ascii(_ s: String) -> [UInt32] { s.unicodeScalars.map(\.value) }
+
+    /// Characters whose folding is not a decomposition: ligatures, dashes, quotes, marks.
+    private static let specials: [UInt32: [UInt32]] = {
+        var t: [UInt32: [UInt32]] = [
+            0xDF: ascii("SS"), 0x1E9E: ascii("SS"), 0xC6: ascii("AE"), 0xE6: ascii("AE"),
+            0x152: ascii("OE"), 0x153: ascii("OE"), 0xD8: ascii("O"), 0xF8: ascii("O"),
+            0x141: ascii("L"), 0x142: ascii("L"), 0x110: ascii("D"), 0x111: ascii("D"),
+            0x131: ascii("I"), 0x17F: ascii("S"), 0xDE: ascii("TH"), 0xFE: ascii("TH"),
+            0xFB00: ascii("FF"), 0xFB01: ascii("FI"), 0xFB02: ascii("FL"),
+            0x2116: ascii("NO"), 0xBA: ascii("°"), 0x2DA: ascii("°"),
+            0xB5: ascii("U"), 0x3BC: ascii("U"),
+            0xAD: [],
+        ]
+        // Dashes and minus signs read as `-`.
+        for d: UInt32 in [0x2010, 0x2011, 0x2012, 0x2013, 0x2014, 0x2015, 0x2212, 0xFE63] { t[d] = [0x2D] }
+        // Typographic apostrophes and primes read as `'`.
+        for q: UInt32 in [0x2018, 0x2019, 0x201A, 0x201B, 0x2032, 0xB4, 0x2BC] { t[q] = [0x27] }
+        for q: UInt32 in [0x201C, 0x201D, 0x201E, 0x201F, 0xAB, 0xBB, 0x2033] { t[q] = [0x22] }
+        // Superscripts and daggers are footnote marks, not digits of a code.
+        for f: UInt32 in [0xB9, 0xB2, 0xB3, 0x2070, 0x2074, 0x2075, 0x2076, 0x2077, 0x2078, 0x2079,
+                          0x2020, 0x2021] { t[f] = [0x2A] }
+        return t
+    }()
+
+    /// Cyrillic and Greek capitals that look like Latin ones: labels and OCR mix them
+    /// into codes (`е322`). Folding both text and names keeps Russian names consistent.
+    private static let lookalikes: [UInt32: UInt32] = [
+        0x410: 0x41, 0x412: 0x42, 0x415: 0x45, 0x41A: 0x4B, 0x41C: 0x4D, 0x41D: 0x48, 0x41E: 0x4F,
+        0x420: 0x50, 0x421: 0x43, 0x422: 0x54, 0x423: 0x59, 0x425: 0x58, 0x406: 0x49, 0x405: 0x53,
+        0x408: 0x4A, 0x401: 0x45,
+        0x391: 0x41, 0x392: 0x42, 0x395: 0x45, 0x396: 0x5A, 0x397: 0x48, 0x399: 0x49, 0x39A: 0x4B,
+        0x39C: 0x4D, 0x39D: 0x4E, 0x39F: 0x4F, 0x3A1: 0x50, 0x3A4: 0x54, 0x3A5: 0x59, 0x3A7: 0x58,
+    ]
+}

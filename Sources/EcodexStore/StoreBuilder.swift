@@ -1,0 +1,162 @@
+import EcodexCore
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Builds `additives.sqlite` from a pack and puts it in place atomically.
+///
+/// The store is written to a temporary file in the data directory, flushed to
+/// disk, and renamed over the old one. rename() within a directory is atomic,
+/// so a reader (or a crash) only ever sees the old store or the new one, never
+/// a half-written file.
+enum StoreBuilder {
+    /// Temporary build files start with this; stale ones are removed on open.
+    static let temporaryPrefix = "additives.sqlite.tmp-"
+
+    /// Builds the store for `pack` and replaces `location.additivesPath` with it.
+    static func install(_ pack: Pack, at location: StoreLocation, builtAt: Date = Date()) throws {
+        let fm = FileManager.default
+        do {
+            try fm.createDirectory(at: location.directory, withIntermediateDirectories: true)
+        } catch {
+            throw StoreErrors.cannotWrite(location.directory, detail: "\(error)")
+        }
+        let temporary = location.directory.appendingPathComponent(
+            temporaryPrefix + "\(getpid())-\(UUID().uuidString.prefix(8))")
+        defer { try? fm.removeItem(at: temporary) }
+        do {
+            try build(pack, at: temporary.path, builtAt: builtAt)
+            guard syncFile(temporary.path) else {
+                throw StoreErrors.cannotWrite(location.directory, detail: "fsync: \(String(cString: strerror(errno)))")
+            }
+        } catch let error as SQLiteError {
+            if error.isReadOnly { throw StoreErrors.cannotWrite(location.directory, detail: error.description) }
+            throw EcodexError.lookup("The additive list could not be built. Reinstall Ecodex or run `scan store rebuild`.",
+                                     detail: error.description)
+        }
+        guard rename(temporary.path, location.additivesPath.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            throw StoreErrors.cannotWrite(location.directory, detail: "rename: \(reason)")
+        }
+        // Make the rename itself durable; failure here only risks losing the new file on power loss.
+        _ = syncFile(location.directory.path)
+    }
+
+    /// Writes the whole store for `pack` into a new file at `path`.
+    static func build(_ pack: Pack, at path: String, builtAt: Date) throws {
+        let db = try Connection(path: path, mode: .create)
+        // A build file nobody reads yet needs no rollback journal; it is
+        // discarded whole if anything fails, and flushed once before the rename.
+        try db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA foreign_keys = ON")
+        try db.migrate(AdditiveSchema.migrations)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let codes = Set(pack.additives.map(\.code))
+        let formatter = ISO8601DateFormatter()
+        try db.transaction {
+            let meta = try db.prepare("INSERT INTO meta (key, value) VALUES (?, ?)")
+            let entries: [(String, String)] = [
+                ("schema_version", String(AdditiveSchema.version)),
+                ("pack_version", pack.version),
+                ("data_version", pack.dataVersion),
+                ("regions", pack.regions.map(\.rawValue).joined(separator: ",")),
+                ("built_at", formatter.string(from: builtAt)),
+            ]
+            for (key, value) in entries { try meta.run([.text(key), .text(value)]) }
+
+            let insertAdditive = try db.prepare("""
+                INSERT INTO additives (code, number, parent, canonical_name, classes, evidence_level, label_frequency, record)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            let insertName = try db.prepare("""
+                INSERT OR IGNORE INTO names (key, name, code, lang, context_only, kind) VALUES (?, ?, ?, ?, ?, ?)
+                """)
+            for additive in pack.additives.sorted(by: { $0.code < $1.code }) {
+                let record = String(decoding: try encoder.encode(additive), as: UTF8.self)
+                let parent = parentCode(of: additive, known: codes)
+                try insertAdditive.run([
+                    .text(additive.code.description), .int(Int64(additive.code.number)),
+                    parent.map { .text($0.description) } ?? .null, .text(additive.canonicalName),
+                    .text(additive.classes.joined(separator: ",")), .text(additive.evidenceLevel.rawValue),
+                    .int(Int64(max(0, additive.labelFrequency))), .text(record),
+                ])
+                for row in nameRows(of: additive) {
+                    let key = NameKey.normalize(row.name)
+                    guard !key.isEmpty else { continue }
+                    try insertName.run([
+                        .text(key), .text(row.name), .text(additive.code.description), .text(row.lang),
+                        .int(row.contextOnly ? 1 : 0), .text(row.exact ? "exact" : "alias"),
+                    ])
+                }
+            }
+            try db.execute("INSERT INTO names_fts (names_fts) VALUES ('rebuild')")
+        }
+        try db.execute("INSERT INTO names_fts (names_fts) VALUES ('optimize'); ANALYZE; VACUUM")
+    }
+
+    /// The record's own `parent` when the pack has it, else the closest ancestor
+    /// code the pack has (E160a(ii) → E160a → E160), so `children(of:)` works
+    /// even for packs that leave `parent` out.
+    static func parentCode(of additive: Additive, known: Set<ECode>) -> ECode? {
+        if let p = additive.parent, known.contains(p), p != additive.code { return p }
+        var candidate = additive.code.parent
+        while let c = candidate {
+            if known.contains(c) { return c }
+            candidate = c.parent
+        }
+        return nil
+    }
+
+    struct NameRow {
+        var name: String
+        var lang: String
+        var contextOnly: Bool
+        var exact: Bool
+    }
+
+    /// The names to index, in the same order and with the same context flags
+    /// as `Lexicon(additives:)`, so the parser sees the same lexicon either way.
+    static func nameRows(of additive: Additive) -> [NameRow] {
+        let contextual = Set(additive.contextNames.map { $0.lowercased() })
+        var rows: [NameRow] = []
+        var seen = Set<String>()
+        for (lang, names) in additive.names.sorted(by: { $0.key < $1.key }) {
+            for (i, name) in names.enumerated() {
+                seen.insert(name.lowercased())
+                rows.append(NameRow(name: name, lang: lang, contextOnly: contextual.contains(name.lowercased()),
+                                    exact: i == 0))
+            }
+        }
+        for name in additive.contextNames where !seen.contains(name.lowercased()) {
+            rows.append(NameRow(name: name, lang: "en", contextOnly: true, exact: false))
+        }
+        return rows
+    }
+
+    /// fsync()s a file or directory so a following rename cannot outrun its contents.
+    static func syncFile(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return fsync(fd) == 0
+    }
+
+    /// Removes build files left by a crashed build. Only old ones: a fresh one
+    /// may belong to another process building right now.
+    static func removeStaleTemporaryFiles(in directory: URL, olderThan age: TimeInterval = 600) {
+        let fm = FileManager.default
+        guard let names = try? fm.contentsOfDirectory(atPath: directory.path) else { return }
+        let cutoff = Date().addingTimeInterval(-age)
+        for name in names where name.hasPrefix(temporaryPrefix) {
+            let url = directory.appendingPathComponent(name)
+            if let modified = (try? fm.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date,
+               modified < cutoff {
+                try? fm.removeItem(at: url)
+            }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// Where Ecodex keeps its data files.
+///
+/// The directory comes from, in order: the `--data-dir` option, the
+/// `ECODEX_DATA_DIR` environment variable, `$XDG_DATA_HOME/ecodex`, and
+/// `~/.local/share/ecodex`. It holds two SQLite files: `additives.sqlite`
+/// (built from a pack, replaced whole by a rebuild or a pack update) and
+/// `user.sqlite` (scan history and product cache, never touched by a rebuild).
+public struct StoreLocation: Sendable, Equatable {
+    public var directory: URL
+    /// The additive store, built from a pack.
+    public var additivesPath: URL
+    /// The user's own data: scan history and product cache.
+    public var userPath: URL
+
+    public init(directory: URL) {
+        self.directory = directory.standardizedFileURL
+        self.additivesPath = self.directory.appendingPathComponent("additives.sqlite")
+        self.userPath = self.directory.appendingPathComponent("user.sqlite")
+    }
+
+    /// Resolves the data directory from an option value and the environment (see the type's doc).
+    /// Empty values count as unset.
+    public static func resolve(override: String?, environment: [String: String]) -> StoreLocation {
+        func nonEmpty(_ s: String?) -> String? { s.flatMap { $0.isEmpty ? nil : $0 } }
+        if let path = nonEmpty(override) ?? nonEmpty(environment["ECODEX_DATA_DIR"]) {
+            return StoreLocation(directory: URL(fileURLWithPath: expandTilde(path, environment: environment)))
+        }
+        // The XDG spec says a relative XDG_DATA_HOME is invalid and must be ignored.
+        if let xdg = nonEmpty(environment["XDG_DATA_HOME"]), xdg.hasPrefix("/") {
+            return StoreLocation(directory: URL(fileURLWithPath: xdg).appendingPathComponent("ecodex"))
+        }
+        let home = nonEmpty(environment["HOME"]) ?? FileManager.default.homeDirectoryForCurrentUser.path
+        return StoreLocation(directory: URL(fileURLWithPath: home)
+            .appendingPathComponent(".local/share/ecodex"))
+    }
+
+    private static func expandTilde(_ path: String, environment: [String: String]) -> String {
+        guard path == "~" || path.hasPrefix("~/"), let home = environment["HOME"], !home.isEmpty else { return path }
+        return home + path.dropFirst()
+    }
+}

@@ -1,0 +1,307 @@
+import EcodexCore
+import Foundation
+
+/// The user's own data (`user.sqlite`): every scan's result, so `scan history`
+/// can list and show them again without re-scanning, and a product cache by barcode.
+///
+/// Nothing personal goes in: an input is kept as a file name (never a path)
+/// or as `text` for typed ingredients (never the text itself), and results
+/// hold no images. A store rebuild never touches this file. Preferences live
+/// in a config file, not here.
+public final class UserStore: @unchecked Sendable {
+    public let location: StoreLocation
+    private let db: Connection
+    private let lock = NSLock()
+
+    /// Opens `user.sqlite`, creating the folder and file when missing and
+    /// bringing an older schema up to date.
+    ///
+    /// - Throws: `lookup_error` when the file is damaged, made by a newer version,
+    ///   or cannot be created or upgraded because the folder or file is read-only.
+    public init(location: StoreLocation) throws {
+        self.location = location
+        let path = location.userPath
+        do {
+            try FileManager.default.createDirectory(at: location.directory, withIntermediateDirectories: true)
+        } catch {
+            throw StoreErrors.cannotWrite(location.directory, detail: "\(error)")
+        }
+        do {
+            // READWRITE silently falls back to read-only for a write-protected file;
+            // reading history still works then, and saving reports the problem.
+            let db = try Connection(path: path.path, mode: .create)
+            try db.execute("PRAGMA busy_timeout = 2000; PRAGMA foreign_keys = ON")
+            let version = try db.userVersion()
+            if version > UserSchema.version {
+                throw EcodexError.lookup(
+                    "Your scan history was saved by a newer version of Ecodex. Update Ecodex to read it.",
+                    detail: "\(path.path): schema version \(version), this program reads up to \(UserSchema.version)")
+            }
+            if version > 0 {
+                // A file with a version but not our tables is not ours, or damaged.
+                let tables = try db.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name = 'scan_history'")
+                if tables == 0 { throw StoreErrors.historyDamaged(path, detail: "no scan_history table") }
+            } else if try db.scalarInt("SELECT count(*) FROM sqlite_schema") > 0 {
+                throw StoreErrors.historyDamaged(path, detail: "tables present but no Ecodex schema version")
+            }
+            try db.migrate(UserSchema.migrations)
+            self.db = db
+        } catch let error as SQLiteError {
+            throw UserStore.translate(error, path: path)
+        }
+    }
+
+    /// Moves a damaged `user.sqlite` aside (to `user.sqlite.damaged-<time>`) so the
+    /// next open starts a new one; the old file is kept for recovery. Returns its new
+    /// location, or nil when there was no file.
+    @discardableResult
+    public static func setAside(location: StoreLocation, now: Date = Date()) throws -> URL? {
+        let fm = FileManager.default
+        guard fm.fileExists(atPath: location.userPath.path) else { return nil }
+        let stamp = Int(now.timeIntervalSince1970)
+        let target = location.directory.appendingPathComponent("user.sqlite.damaged-\(stamp)")
+        do {
+            try fm.moveItem(at: location.userPath, to: target)
+            for suffix in ["-journal", "-wal", "-shm"] {
+                try? fm.removeItem(atPath: location.userPath.path + suffix)
+            }
+        } catch {
+            throw StoreErrors.cannotWrite(location.directory, detail: "\(error)")
+        }
+        return target
+    }
+
+    // MARK: - Scan history
+
+    /// Saves one scan's result and returns its history id.
+    ///
+    /// `json` is the rendered JSON result (`JSONRenderer.render`); its `input`
+    /// field is replaced by the same privacy-safe label the history row keeps.
+    public func recordScan(_ report: ScanReport, json: String, at time: Date = Date()) throws -> Int64 {
+        let (label, kind) = UserStore.inputLabel(for: report)
+        let stored = try UserStore.replacingInput(in: json, with: label)
+        let summary = report.summary
+        return try withConnection {
+            try db.prepare("""
+                INSERT INTO scan_history (scanned_at, input_label, input_kind, region, codes, flagged, neutral,
+                                          unmatched, data_version, pack_version, result_json)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).run([
+                    .text(UserStore.timestamp(time)), .text(label), .text(kind.rawValue), .text(report.region.rawValue),
+                    .text(report.additives.map(\.code.description).joined(separator: ",")),
+                    .int(Int64(summary.flagged)), .int(Int64(summary.neutral)), .int(Int64(summary.unmatched)),
+                    .text(report.dataVersion), .text(report.packVersion), .text(stored),
+                ])
+            return try db.scalarInt("SELECT last_insert_rowid()")
+        }
+    }
+
+    /// The newest `limit` scans, newest first.
+    public func history(limit: Int = 20) throws -> [HistoryEntry] {
+        try withConnection {
+            var out: [HistoryEntry] = []
+            try db.prepare("\(HistoryEntry.select) ORDER BY scanned_at DESC, id DESC LIMIT ?")
+                .forEachRow([.int(Int64(max(0, limit)))]) { out.append(HistoryEntry(row: $0)) }
+            return out
+        }
+    }
+
+    /// One past scan, with its JSON result to show again; nil when there is no such id.
+    public func historyEntry(id: Int64) throws -> HistoryEntry? {
+        try withConnection {
+            let statement = try db.prepare("\(HistoryEntry.select) WHERE id = ?")
+            try statement.bind([.int(id)])
+            return try statement.step() ? HistoryEntry(row: statement) : nil
+        }
+    }
+
+    /// Deletes every saved scan. The product cache stays.
+    public func clearHistory() throws {
+        try withConnection { try db.execute("DELETE FROM scan_history") }
+    }
+
+    // MARK: - Product cache
+
+    /// Saves (or replaces) a product's ingredients by barcode.
+    public func cacheProduct(_ product: CachedProduct) throws {
+        try withConnection {
+            try db.prepare("""
+                INSERT OR REPLACE INTO product_cache (barcode, ingredients_text, additives_found, timestamp, region)
+                VALUES (?, ?, ?, ?, ?)
+                """).run([
+                    .text(product.barcode), .text(product.ingredientsText),
+                    .text(product.additivesFound.map(\.description).joined(separator: ",")),
+                    .text(UserStore.timestamp(product.timestamp)), .text(product.region.rawValue),
+                ])
+        }
+    }
+
+    /// The cached product for `barcode`, or nil.
+    public func cachedProduct(barcode: String) throws -> CachedProduct? {
+        try withConnection {
+            let statement = try db.prepare("""
+                SELECT barcode, ingredients_text, additives_found, timestamp, region FROM product_cache WHERE barcode = ?
+                """)
+            try statement.bind([.text(barcode)])
+            guard try statement.step() else { return nil }
+            return CachedProduct(
+                barcode: statement.text(0), ingredientsText: statement.text(1),
+                additivesFound: statement.text(2).split(separator: ",").compactMap { ECode(String($0)) },
+                timestamp: UserStore.date(statement.text(3)),
+                region: Region(rawValue: statement.text(4)) ?? .eu)
+        }
+    }
+
+    // MARK: - Internals
+
+    enum InputKind: String {
+        case image, text, code, barcode
+    }
+
+    private static let imageExtensions: Set<String> = [
+        "jpg", "jpeg", "png", "tif", "tiff", "bmp", "gif", "webp", "pnm", "pgm", "ppm", "heic",
+    ]
+
+    /// What history keeps of an input: an image's file name without its folders,
+    /// a code, barcode digits, or just `text` for typed ingredients.
+    static func inputLabel(for report: ScanReport) -> (String, InputKind) {
+        let input = report.input.trimmingCharacters(in: .whitespacesAndNewlines)
+        let url = URL(fileURLWithPath: input)
+        if report.ocr != nil || (!input.contains("\n") && (input.contains("/")
+            || imageExtensions.contains(url.pathExtension.lowercased()))) {
+            let name = url.lastPathComponent
+            return (name.isEmpty ? "image" : String(name.prefix(255)), .image)
+        }
+        if let barcode = report.barcode, input == barcode.digits { return (barcode.digits, .barcode) }
+        if input.count <= 16, let code = ECode(input) { return (code.description, .code) }
+        return ("text", .text)
+    }
+
+    static func replacingInput(in json: String, with label: String) throws -> String {
+        guard var object = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] else {
+            throw EcodexError.lookup("This scan could not be saved to history.", detail: "the result is not a JSON object")
+        }
+        object["input"] = label
+        // Same options as JSONRenderer, so a result shown again looks as it did.
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private func withConnection<T>(_ body: () throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        do {
+            return try body()
+        } catch let error as SQLiteError {
+            throw UserStore.translate(error, path: location.userPath)
+        }
+    }
+
+    static func translate(_ error: SQLiteError, path: URL) -> EcodexError {
+        if error.isDamage { return StoreErrors.historyDamaged(path, detail: error.description) }
+        return StoreErrors.historyUnavailable(path, detail: error.description)
+    }
+
+    static func timestamp(_ date: Date) -> String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f.string(from: date)
+    }
+
+    static func date(_ text: String) -> Date {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f.date(from: text) ?? Date(timeIntervalSince1970: 0)
+    }
+}
+
+/// One saved scan.
+public struct HistoryEntry: Sendable, Equatable {
+    public var id: Int64
+    public var scannedAt: Date
+    /// The image's file name, the code, the barcode, or `text` for typed ingredients.
+    public var input: String
+    public var region: String
+    /// Canonical codes found, in ingredient order.
+    public var codes: [String]
+    /// Counts as in the result's `summary` (red or yellow / green / codes not in the store).
+    public var flagged: Int
+    public var neutral: Int
+    public var unmatched: Int
+    public var dataVersion: String
+    public var packVersion: String
+    /// The JSON result as it was printed (with `input` set to the label above).
+    public var json: String
+
+    static let select = """
+        SELECT id, scanned_at, input_label, region, codes, flagged, neutral, unmatched, data_version, pack_version,
+               result_json FROM scan_history
+        """
+
+    init(row: Statement) {
+        id = row.int64(0)
+        scannedAt = UserStore.date(row.text(1))
+        input = row.text(2)
+        region = row.text(3)
+        codes = row.text(4).split(separator: ",").map(String.init)
+        flagged = Int(row.int64(5))
+        neutral = Int(row.int64(6))
+        unmatched = Int(row.int64(7))
+        dataVersion = row.text(8)
+        packVersion = row.text(9)
+        json = row.text(10)
+    }
+}
+
+/// A product's ingredients, cached by barcode (REQUIREMENTS §8.2).
+public struct CachedProduct: Sendable, Equatable {
+    public var barcode: String
+    public var ingredientsText: String
+    /// Canonical codes found in the ingredients.
+    public var additivesFound: [ECode]
+    public var timestamp: Date
+    public var region: Region
+
+    public init(barcode: String, ingredientsText: String, additivesFound: [ECode], timestamp: Date = Date(), region: Region) {
+        self.barcode = barcode
+        self.ingredientsText = ingredientsText
+        self.additivesFound = additivesFound
+        self.timestamp = timestamp
+        self.region = region
+    }
+}
+
+/// The schema of `user.sqlite`. Scan history came first; the product cache was added in version 2.
+enum UserSchema {
+    static let migrations: [Migration] = [
+        Migration(version: 1, sql: """
+            CREATE TABLE scan_history (
+                id           INTEGER PRIMARY KEY AUTOINCREMENT,
+                scanned_at   TEXT NOT NULL CHECK (scanned_at GLOB '[0-9][0-9][0-9][0-9]-*'),
+                input_label  TEXT NOT NULL CHECK (length(input_label) BETWEEN 1 AND 255),
+                input_kind   TEXT NOT NULL CHECK (input_kind IN ('image', 'text', 'code', 'barcode')),
+                region       TEXT NOT NULL CHECK (length(region) BETWEEN 2 AND 3),
+                codes        TEXT NOT NULL,
+                flagged      INTEGER NOT NULL CHECK (flagged >= 0),
+                neutral      INTEGER NOT NULL CHECK (neutral >= 0),
+                unmatched    INTEGER NOT NULL CHECK (unmatched >= 0),
+                data_version TEXT NOT NULL,
+                pack_version TEXT NOT NULL,
+                result_json  TEXT NOT NULL CHECK (json_valid(result_json))
+            );
+            CREATE INDEX scan_history_time ON scan_history (scanned_at DESC);
+            """),
+        Migration(version: 2, sql: """
+            CREATE TABLE product_cache (
+                barcode          TEXT NOT NULL PRIMARY KEY
+                                 CHECK (length(barcode) BETWEEN 6 AND 14 AND barcode NOT GLOB '*[^0-9]*'),
+                ingredients_text TEXT NOT NULL,
+                additives_found  TEXT NOT NULL,
+                timestamp        TEXT NOT NULL,
+                region           TEXT NOT NULL CHECK (length(region) BETWEEN 2 AND 3)
+            ) WITHOUT ROWID;
+            """),
+    ]
+
+    static var version: Int { migrations.last!.version }
+}

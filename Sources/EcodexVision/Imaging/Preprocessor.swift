@@ -1,0 +1,235 @@
+import EcodexCore
+import Foundation
+internal import CLeptonica
+
+/// Which preprocessing steps may run; each still runs only when its measurement says it helps.
+///
+/// Every field defaults to on; tests and the gold-set evaluation switch steps
+/// off to measure what each one is worth.
+struct PreprocessOptions: Sendable {
+    /// Pick the colour channel with the most ink/paper contrast instead of plain luminance.
+    var bestChannel = false
+    /// Rescale so characters are about `targetTextHeight` pixels tall.
+    var rescale = true
+    /// Median connected-component height we aim for (roughly cap height).
+    var targetTextHeight = 24.0
+    /// Flip light-on-dark text to dark-on-light.
+    var invert = true
+    /// Flatten uneven lighting and glare.
+    var normalizeBackground = true
+    /// Background unevenness (gray levels between brightest and darkest tile) that triggers normalisation.
+    var unevenLightingThreshold = 40
+    /// Find and undo rotation up to ±45°.
+    var deskew = true
+    /// Largest image (pixels) handed to Tesseract; bounds time and memory on big photos.
+    var maxWorkPixels = 6_000_000
+}
+
+/// The image Tesseract should see and the steps that produced it.
+struct PreprocessedImage {
+    var image: PixImage
+    var steps: [String]
+}
+
+/// Turns a decoded photo into a clean gray image for Tesseract.
+///
+/// The order matters: polarity is decided first because every later
+/// measurement assumes dark ink on light paper; size comes next so background
+/// tiles and skew search work at a known text scale; skew is measured last,
+/// on the final image, so the rotation we apply is the one we measured.
+/// Nothing is binarized for Tesseract: its own adaptive thresholding does
+/// better than a global one on blurred and low-contrast photos.
+enum Preprocessor {
+    static func run(_ input: PixImage, options: PreprocessOptions = .init()) throws -> PreprocessedImage {
+        var steps: [String] = []
+        var pix = input
+
+        // A photo bigger than we will ever need is shrunk before anything else,
+        // so the measurements below stay cheap.
+        if pix.pixelCount > options.maxWorkPixels * 2 {
+            let s = (Double(options.maxWorkPixels) / Double(pix.pixelCount)).squareRoot()
+            pix = try pix.map("pixScale") { pixScale($0, Float(s), Float(s)) }
+            steps.append(String(format: "downscale x%.2f", s))
+        }
+
+        let (gray, grayStep) = try toGray(pix, bestChannel: options.bestChannel)
+        pix = gray
+        steps.append(grayStep)
+
+        var stats = GrayStats(pix.grayBytes(), step: max(1, pix.pixelCount / 250_000))
+        var split = stats.otsu
+        if options.invert, isLightOnDark(split) {
+            pix = try pix.map("pixInvert") { pixInvert(nil, $0) }
+            steps.append("invert")
+            stats = GrayStats(histogram: stats.histogram.reversed())
+            split = stats.otsu
+        }
+
+        if options.rescale, let height = medianTextHeight(pix, threshold: split.threshold) {
+            var s = options.targetTextHeight / height
+            let cap = (Double(options.maxWorkPixels) / Double(pix.pixelCount)).squareRoot()
+            s = min(s, cap, 4)
+            // Small corrections are not worth the blur of resampling.
+            if s >= 1.3 || s <= 0.75 {
+                pix = try pix.map("pixScale") { pixScale($0, Float(s), Float(s)) }
+                steps.append(String(format: s > 1 ? "upscale x%.2f" : "downscale x%.2f", s))
+            }
+        }
+
+        if options.normalizeBackground, backgroundSpread(pix) > options.unevenLightingThreshold {
+            // Estimates the paper brightness tile by tile and divides it out, so a
+            // shadow or a glare patch no longer looks like ink to Tesseract's threshold.
+            pix = try pix.map("pixBackgroundNormSimple") { pixBackgroundNormSimple($0, nil, nil) }
+            steps.append("normalize background")
+        }
+
+        if options.deskew, let angle = try skewAngle(pix) {
+            pix = try rotate(pix, degrees: angle)
+            steps.append(String(format: "deskew %.1f°", angle))
+        }
+        return PreprocessedImage(image: pix, steps: steps)
+    }
+
+    // MARK: - Steps
+
+    /// Converts to 8-bit gray, choosing the channel where ink and paper differ most.
+    ///
+    /// Luminance throws away contrast on coloured packaging: black text on red
+    /// film is nearly invisible in the luminance image but stark in the red
+    /// channel, white text on red is clearest in green or blue.
+    static func toGray(_ pix: PixImage, bestChannel: Bool) throws -> (PixImage, String) {
+        if pix.depth == 32 {
+            if bestChannel {
+                let choice = bestChannelIndex(pix)
+                if choice > 0 {
+                    let component = Int32([COLOR_RED, COLOR_GREEN, COLOR_BLUE][choice - 1])
+                    let name = ["red", "green", "blue"][choice - 1]
+                    return (try pix.map("pixGetRGBComponent") { pixGetRGBComponent($0, component) },
+                            "grayscale (\(name) channel)")
+                }
+            }
+            return (try pix.map("pixConvertRGBToLuminance") { pixConvertRGBToLuminance($0) }, "grayscale")
+        }
+        if pix.depth == 8, pixGetColormap(pix.pointer) == nil {
+            return (pix, "grayscale")
+        }
+        // Colormapped, 1/2/4/16 bpp: Leptonica's generic conversion handles them all.
+        return (try pix.map("pixConvertTo8") { pixConvertTo8($0, 0) }, "grayscale")
+    }
+
+    /// 0 = luminance, 1/2/3 = red/green/blue: whichever separates its two Otsu classes best.
+    ///
+    /// A channel must beat luminance clearly (by a quarter) to be chosen, so
+    /// ordinary black-on-white photos keep the smoother luminance image.
+    static func bestChannelIndex(_ pix: PixImage) -> Int {
+        let w = pix.width, h = pix.height
+        let wpl = Int(pixGetWpl(pix.pointer))
+        guard let data = pixGetData(pix.pointer) else { return 0 }
+        var hists = [[Int]](repeating: [Int](repeating: 0, count: 256), count: 4)
+        let step = max(1, Int((Double(w * h) / 200_000).squareRoot()))
+        for y in stride(from: 0, to: h, by: step) {
+            let row = data + y * wpl
+            for x in stride(from: 0, to: w, by: step) {
+                // Leptonica's RGB word: red in the top byte, then green, then blue.
+                let v = row[x]
+                let r = Int(v >> 24), g = Int((v >> 16) & 0xFF), b = Int((v >> 8) & 0xFF)
+                hists[1][r] += 1; hists[2][g] += 1; hists[3][b] += 1
+                hists[0][(r * 3 + g * 6 + b + 5) / 10] += 1
+            }
+        }
+        let scores = hists.map { GrayStats(histogram: $0).otsu.separation }
+        var best = 0
+        for i in 1...3 where scores[i] > scores[best] * 1.25 && scores[i] > scores[0] * 1.25 { best = i }
+        return best
+    }
+
+    /// Light text on a dark ground: the bigger Otsu class (the ground) is the darker one.
+    ///
+    /// Text covers well under half of a label, so the majority class is the
+    /// background; a margin keeps half-and-half photos uninverted.
+    static func isLightOnDark(_ split: GrayStats.Split) -> Bool {
+        split.darkFraction > 0.6 && split.separation > 15
+    }
+
+    /// Median height of character-sized blobs, in pixels; nil when there are too few to trust.
+    static func medianTextHeight(_ pix: PixImage, threshold: Int) -> Double? {
+        guard let binary = PixImage(pixThresholdToBinary(pix.pointer, Int32(threshold))) else { return nil }
+        guard let boxes = pixConnCompBB(binary.pointer, 8) else { return nil }
+        var boxesVar: UnsafeMutablePointer<BOXA>? = boxes
+        defer { boxaDestroy(&boxesVar) }
+        let n = Int(boxaGetCount(boxes))
+        let maxH = pix.height / 2, maxW = pix.width / 3
+        var heights: [Int] = []
+        heights.reserveCapacity(n)
+        for i in 0..<n {
+            var x: Int32 = 0, y: Int32 = 0, bw: Int32 = 0, bh: Int32 = 0
+            boxaGetBoxGeometry(boxes, Int32(i), &x, &y, &bw, &bh)
+            // Drop specks, rules and frames: characters are small and roughly upright.
+            guard bh >= 3, bh <= maxH, bw <= maxW, bw * bh >= 6, bw <= bh * 4 else { continue }
+            heights.append(Int(bh))
+        }
+        guard heights.count >= 8 else { return nil }
+        heights.sort()
+        return Double(heights[heights.count / 2])
+    }
+
+    /// How uneven the paper is: the gap in gray levels between the brightest
+    /// and the darkest tile background (each tile's 90th percentile), over a 6×6 grid.
+    static func backgroundSpread(_ pix: PixImage) -> Int {
+        let bytes = pix.grayBytes()
+        let w = pix.width, h = pix.height, grid = 6
+        guard w >= grid * 8, h >= grid * 4 else { return 0 }
+        var backgrounds: [Int] = []
+        for ty in 0..<grid {
+            for tx in 0..<grid {
+                var hist = [Int](repeating: 0, count: 256)
+                let x0 = tx * w / grid, x1 = (tx + 1) * w / grid
+                let y0 = ty * h / grid, y1 = (ty + 1) * h / grid
+                let step = max(1, (x1 - x0) / 64)
+                for y in stride(from: y0, to: y1, by: step) {
+                    for x in stride(from: x0, to: x1, by: step) { hist[Int(bytes[y * w + x])] += 1 }
+                }
+                backgrounds.append(GrayStats(histogram: hist).percentile(0.9))
+            }
+        }
+        backgrounds.sort()
+        // Ignore the two most extreme tiles on each side: a logo or a
+        // specular highlight should not trigger normalisation alone.
+        return backgrounds[backgrounds.count - 3] - backgrounds[2]
+    }
+
+    /// The rotation (degrees) that makes text lines horizontal, or nil when
+    /// the image is straight enough or the estimate is not confident.
+    ///
+    /// `pixFindSkewAndDeskew` searches only ±7°; labels are often photographed
+    /// at 10–30°. Leptonica's sweep measures line alignment after a vertical
+    /// shear, which straightens lines exactly at any angle, so we sweep ±45°
+    /// in 1° steps at reduced scale and refine with its binary search.
+    static func skewAngle(_ pix: PixImage) throws -> Double? {
+        let split = GrayStats(pix.grayBytes(), step: max(1, pix.pixelCount / 250_000)).otsu
+        guard let binary = PixImage(pixThresholdToBinary(pix.pointer, Int32(split.threshold))) else { return nil }
+        let reduction: Int32 = pix.width >= 1600 ? 4 : (pix.width >= 800 ? 2 : 1)
+        var angle: Float = 0, conf: Float = 0, endscore: Float = 0
+        let rc = pixFindSkewSweepAndSearchScore(binary.pointer, &angle, &conf, &endscore,
+                                                reduction, min(reduction, 2), 0, 45, 1, 0.01)
+        guard rc == 0, conf >= 3, abs(angle) >= 0.5, abs(angle) < 45 else { return nil }
+        return Double(angle)
+    }
+
+    /// Rotates by `degrees`, growing the canvas so no corner is cut, and
+    /// fills the new corners with the paper colour rather than white or black
+    /// so Tesseract does not see their edges as ink.
+    static func rotate(_ pix: PixImage, degrees: Double) throws -> PixImage {
+        let radians = Float(degrees * .pi / 180)
+        let w = Int32(pix.width), h = Int32(pix.height)
+        let rotated = try pix.map("pixRotate") { pixRotate($0, radians, Int32(L_ROTATE_AREA_MAP), Int32(L_BRING_IN_WHITE), w, h) }
+        let paper = GrayStats(pix.grayBytes(), step: max(1, pix.pixelCount / 100_000)).percentile(0.6)
+        // Rotate an all-white mask the same way; what comes back black is new canvas.
+        guard let mask = PixImage(pixCreate(w, h, 8)) else { return rotated }
+        pixSetAllGray(mask.pointer, 255)
+        guard let rotatedMask = PixImage(pixRotate(mask.pointer, radians, Int32(L_ROTATE_SAMPLING), Int32(L_BRING_IN_BLACK), w, h)),
+              let outside = PixImage(pixThresholdToBinary(rotatedMask.pointer, 128)) else { return rotated }
+        pixSetMasked(rotated.pointer, outside.pointer, UInt32(paper))
+        return rotated
+    }
+}

@@ -1,0 +1,140 @@
+import EcodexCore
+import Foundation
+internal import CLeptonica
+
+/// Reads a photo from disk into a `PixImage`, refusing anything that is not a
+/// sane JPEG, PNG, TIFF, WebP or BMP before the decoder sees it.
+///
+/// Checks run cheapest first: existence, size, magic bytes, then the header's
+/// dimensions, so an empty file, a text file renamed `.jpg` or a header that
+/// claims 30000×30000 pixels fails in microseconds without allocating pixels.
+enum ImageLoader {
+    /// Largest image we agree to decode; a phone photo is 12–50 MP.
+    static let maxPixels = 100_000_000
+    /// Longest side we agree to decode.
+    static let maxSide = 20_000
+    /// JPEGs are decoded at 1/2, 1/4 or 1/8 scale while the result keeps at
+    /// least this many pixels: OCR never needs more, and a 12 MP photo then
+    /// costs 12 MB of RGB instead of 48 MB.
+    static let jpegKeepPixels = 3_000_000
+
+    enum Format: String { case jpeg, png, tiff, webp, bmp }
+
+    static let unreadable = "This file is not a readable photo (JPEG, PNG, TIFF, WebP or BMP). Take the photo again or type the ingredients."
+
+    /// Loads the image at `path`; throws `EcodexError.capture` with a message a shopper can act on.
+    static func load(_ path: String) throws -> PixImage {
+        LeptonicaQuiet.ensure()
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw EcodexError.capture("No file at \(path). Check the path and try again.")
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw EcodexError.capture("The file \(path) cannot be opened. Check its permissions and try again.")
+        }
+        let head = (try? handle.read(upToCount: 64)) ?? Data()
+        try? handle.close()
+        guard !head.isEmpty else {
+            throw EcodexError.capture("The file \(path) is empty. Take the photo again or type the ingredients.")
+        }
+        let bytes = [UInt8](head)
+        guard let format = sniff(bytes) else {
+            throw EcodexError.capture(unreadable, detail: "unrecognised file signature")
+        }
+        let (width, height) = try dimensions(of: path, format: format, head: bytes)
+        guard width > 0, height > 0 else {
+            throw EcodexError.capture(unreadable, detail: "header has no size")
+        }
+        guard width <= maxSide, height <= maxSide, width * height <= maxPixels else {
+            throw EcodexError.capture(
+                "This image is too large (\(width)×\(height) pixels). Use a photo under 100 megapixels, or crop to the ingredient list.",
+                detail: "limit \(maxSide) px per side, \(maxPixels) pixels")
+        }
+        let pix: PixImage?
+        switch format {
+        case .jpeg:
+            var reduction: Int32 = 1
+            while reduction < 8, width * height / Int((reduction * 2) * (reduction * 2)) >= jpegKeepPixels {
+                reduction *= 2
+            }
+            var warnings: Int32 = 0
+            pix = StderrSilencer.run { PixImage(pixReadJpeg(path, 0, reduction, &warnings, 0)) }
+            // libjpeg "recovers" from a truncated or damaged file by painting the
+            // rest grey and warning; OCR on half a label is worse than a rescan.
+            if warnings > 0 {
+                throw EcodexError.capture(
+                    "This photo is damaged or incomplete. Take the photo again or type the ingredients.",
+                    detail: "JPEG decoder reported \(warnings) warning(s)")
+            }
+        default:
+            pix = StderrSilencer.run { PixImage(pixRead(path)) }
+        }
+        guard let pix else {
+            throw EcodexError.capture(
+                "This photo is damaged or incomplete. Take the photo again or type the ingredients.",
+                detail: "\(format.rawValue) decoder failed")
+        }
+        return pix
+    }
+
+    /// Recognises the container from its first bytes.
+    static func sniff(_ b: [UInt8]) -> Format? {
+        func starts(_ sig: [UInt8], at offset: Int = 0) -> Bool {
+            b.count >= offset + sig.count && Array(b[offset..<offset + sig.count]) == sig
+        }
+        if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
+        if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
+        if starts(Array("BM".utf8)) { return .bmp }
+        return nil
+    }
+
+    /// Width and height from the header, without decoding pixels.
+    ///
+    /// PNG and BMP keep their size at fixed offsets, so we read it ourselves;
+    /// for the others Leptonica's header reader parses only the header.
+    static func dimensions(of path: String, format: Format, head b: [UInt8]) throws -> (Int, Int) {
+        switch format {
+        case .png:
+            // IHDR is always the first chunk: width and height big-endian at 16 and 20.
+            guard b.count >= 24, Array(b[12..<16]) == Array("IHDR".utf8) else {
+                throw EcodexError.capture(unreadable, detail: "PNG without IHDR")
+            }
+            return (Int(be32(b, 16)), Int(be32(b, 20)))
+        case .bmp:
+            // BITMAPINFOHEADER: signed little-endian width at 18, height at 22
+            // (negative height means rows stored top-down).
+            guard b.count >= 26 else { throw EcodexError.capture(unreadable, detail: "short BMP header") }
+            let w = Int32(bitPattern: le32(b, 18)), h = Int32(bitPattern: le32(b, 22))
+            return (Int(w), Int(h.magnitude))
+        default:
+            var fmt: Int32 = 0, w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, cmap: Int32 = 0
+            guard StderrSilencer.run({ pixReadHeader(path, &fmt, &w, &h, &bps, &spp, &cmap) }) == 0 else {
+                throw EcodexError.capture(unreadable, detail: "\(format.rawValue) header unreadable")
+            }
+            return (Int(w), Int(h))
+        }
+    }
+
+    private static func be32(_ b: [UInt8], _ i: Int) -> UInt32 {
+        UInt32(b[i]) << 24 | UInt32(b[i + 1]) << 16 | UInt32(b[i + 2]) << 8 | UInt32(b[i + 3])
+    }
+
+    private static func le32(_ b: [UInt8], _ i: Int) -> UInt32 {
+        UInt32(b[i]) | UInt32(b[i + 1]) << 8 | UInt32(b[i + 2]) << 16 | UInt32(b[i + 3]) << 24
+    }
+}
+
+/// Turns off Leptonica's messages to stderr, once per process.
+///
+/// Leptonica reports every failed call ("Error in pixReadJpeg: ...") on stderr;
+/// a shopper should see only our message, so we raise the threshold to "none".
+enum LeptonicaQuiet {
+    private static let done: Bool = {
+        _ = setMsgSeverity(Int32(L_SEVERITY_NONE))
+        return true
+    }()
+
+    static func ensure() { _ = done }
+}

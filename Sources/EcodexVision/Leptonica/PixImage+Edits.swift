@@ -1,0 +1,62 @@
+import Foundation
+internal import CLeptonica
+
+/// Small image edits used to build test variants of real photos.
+extension PixImage {
+    /// Reads any format Leptonica supports, without the loader's checks.
+    static func read(_ path: String) -> PixImage? {
+        LeptonicaQuiet.ensure()
+        return PixImage(pixRead(path))
+    }
+
+    /// A copy with every gray level or colour inverted.
+    func inverted() throws -> PixImage {
+        try map("pixInvert") { pixInvert(nil, $0) }
+    }
+
+    /// 8-bit gray copy (luminance for colour images).
+    func gray() throws -> PixImage {
+        try map("pixConvertTo8") { pixConvertTo8($0, 0) }
+    }
+
+    /// A copy scaled by `factor` in both directions.
+    func scaled(_ factor: Double) throws -> PixImage {
+        try map("pixScale") { pixScale($0, Float(factor), Float(factor)) }
+    }
+
+    /// The rectangle at (`x`, `y`) of size `width`×`height`.
+    func cropped(x: Int, y: Int, width: Int, height: Int) throws -> PixImage {
+        guard let box = boxCreate(Int32(x), Int32(y), Int32(width), Int32(height)) else {
+            throw VisionFailure.leptonica("boxCreate")
+        }
+        var boxVar: UnsafeMutablePointer<BOX>? = box
+        defer { boxDestroy(&boxVar) }
+        return try map("pixClipRectangle") { pixClipRectangle($0, box, nil) }
+    }
+
+    /// This image pasted at (`x`, `y`) on a white canvas of `width`×`height` (8-bit gray).
+    func placedOnCanvas(width: Int, height: Int, x: Int, y: Int) throws -> PixImage {
+        let source = depth == 8 ? self : try gray()
+        guard let canvas = PixImage(pixCreate(Int32(width), Int32(height), 8)) else {
+            throw VisionFailure.leptonica("pixCreate")
+        }
+        pixSetAllGray(canvas.pointer, 255)
+        pixRasterop(canvas.pointer, Int32(x), Int32(y), Int32(source.width), Int32(source.height),
+                    PIX_SRC, source.pointer, 0, 0)
+        return canvas
+    }
+
+    /// Writes the image as PNG.
+    func writePNG(to path: String) throws {
+        try write(to: path, format: "png")
+    }
+
+    /// Writes the image in the format named by `format` (png, bmp, tif, webp, jpg).
+    func write(to path: String, format: String) throws {
+        let formats: [String: Int32] = ["png": Int32(IFF_PNG), "bmp": Int32(IFF_BMP), "tif": Int32(IFF_TIFF_ZIP),
+                                        "webp": Int32(IFF_WEBP), "jpg": Int32(IFF_JFIF_JPEG)]
+        guard let code = formats[format], pixWrite(path, pointer, code) == 0 else {
+            throw VisionFailure.leptonica("pixWrite \(path)")
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import EcodexCore
+import Foundation
+
+/// Where Tesseract's language files live and which of them are installed.
+enum TessData {
+    /// The Debian/Ubuntu location of the `tesseract-ocr-*` language packages.
+    static let debianDefault = "/usr/share/tesseract-ocr/5/tessdata"
+    /// Languages printed on the labels we expect, in order of preference.
+    static let labelLanguages = ["eng", "deu", "fra", "spa", "ita", "nld"]
+
+    /// The folder to search: `dataPath`, else `TESSDATA_PREFIX`, else the Debian default.
+    ///
+    /// Tesseract 5 wants the folder that holds the `.traineddata` files, but
+    /// older setups point `TESSDATA_PREFIX` at its parent; accept both.
+    static func folder(_ dataPath: String?) -> String {
+        let base = dataPath ?? ProcessInfo.processInfo.environment["TESSDATA_PREFIX"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? debianDefault
+        let nested = (base as NSString).appendingPathComponent("tessdata")
+        if !hasAnyModel(base), hasAnyModel(nested) { return nested }
+        return base
+    }
+
+    static func file(_ language: String, in folder: String) -> String {
+        (folder as NSString).appendingPathComponent("\(language).traineddata")
+    }
+
+    static func isInstalled(_ language: String, in folder: String) -> Bool {
+        // A language code is a file-name stem; refuse anything that could walk the file system.
+        guard !language.isEmpty, !language.contains("/"), !language.hasPrefix(".") else { return false }
+        return FileManager.default.isReadableFile(atPath: file(language, in: folder))
+    }
+
+    /// Throws `EcodexError.ocr` naming the first missing language and the folder searched.
+    static func requireInstalled(_ languages: [String], in folder: String) throws {
+        guard !languages.isEmpty else {
+            throw EcodexError.ocr(
+                "No OCR language data was found in \(folder). Run the setup command to install the label languages (eng, deu, fra, spa, ita, nld).")
+        }
+        for language in languages where !isInstalled(language, in: folder) {
+            throw EcodexError.ocr(
+                "OCR language '\(language)' is not installed: \(language).traineddata is missing from \(folder). Run the setup command to install it (Debian: apt-get install tesseract-ocr-\(language)), or choose another language.",
+                detail: "searched \(file(language, in: folder))")
+        }
+    }
+
+    private static func hasAnyModel(_ folder: String) -> Bool {
+        labelLanguages.contains { isInstalled($0, in: folder) }
+    }
+}

@@ -1,0 +1,90 @@
+import EcodexCore
+import Foundation
+internal import CLeptonica
+internal import CTesseract
+
+/// One word as the engine returned it, before it becomes an `OCRWord`.
+struct RecognizedWord {
+    var text: String
+    var confidence: Double
+    var left: Int, top: Int, right: Int, bottom: Int
+    var line: Int
+}
+
+/// Owns one `TessBaseAPI`: initialised once, reused for every image, ended in `deinit`.
+///
+/// Tesseract keeps per-image state between `SetImage` and `Clear`; callers
+/// use one engine from one thread at a time (the class is not `Sendable`).
+final class TesseractEngine {
+    private let handle: OpaquePointer
+    let languages: [String]
+
+    /// Starts the LSTM engine for `languages` (already checked to exist in `dataPath`).
+    init(dataPath: String, languages: [String], pageSegMode: Int32) throws {
+        guard let handle = TessBaseAPICreate() else {
+            throw EcodexError.ocr("The OCR engine could not start. Try again, or type the ingredients.",
+                                  detail: "TessBaseAPICreate returned NULL")
+        }
+        self.handle = handle
+        self.languages = languages
+        // Tesseract writes its progress and warnings ("Estimating resolution…")
+        // to stderr unless told to write them somewhere else.
+        _ = TessBaseAPISetVariable(handle, "debug_file", "/dev/null")
+        let joined = languages.joined(separator: "+")
+        // OEM_LSTM_ONLY: the Debian "fast" models carry no legacy classifier.
+        let rc = TessBaseAPIInit2(handle, dataPath, joined, OEM_LSTM_ONLY)
+        guard rc == 0 else {
+            TessBaseAPIDelete(handle)
+            throw EcodexError.ocr(
+                "The OCR engine could not load language data '\(joined)' from \(dataPath). Run the setup command to reinstall it, or choose other languages.",
+                detail: "TessBaseAPIInit2 returned \(rc)")
+        }
+        _ = TessBaseAPISetVariable(handle, "debug_file", "/dev/null")
+        TessBaseAPISetPageSegMode(handle, TessPageSegMode(UInt32(pageSegMode)))
+    }
+
+    deinit {
+        TessBaseAPIEnd(handle)
+        TessBaseAPIDelete(handle)
+    }
+
+    /// Recognises `image` (or only `rect` of it) and returns its words in reading order.
+    func recognize(_ image: PixImage, rect: (x: Int, y: Int, width: Int, height: Int)? = nil,
+                   pageSegMode: Int32? = nil) throws -> [RecognizedWord] {
+        defer { TessBaseAPIClear(handle) }
+        TessBaseAPISetImage2(handle, image.pointer)
+        // Our images carry no trustworthy DPI; a fixed value stops Tesseract
+        // guessing one from the pixel size and keeps its size filters stable.
+        TessBaseAPISetSourceResolution(handle, 300)
+        if let rect {
+            TessBaseAPISetRectangle(handle, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height))
+        }
+        if let pageSegMode {
+            TessBaseAPISetPageSegMode(handle, TessPageSegMode(UInt32(pageSegMode)))
+        }
+        let rc = TessBaseAPIRecognize(handle, nil)
+        guard rc == 0 else {
+            throw EcodexError.ocr("The text on this photo could not be read. Take the photo again or type the ingredients.",
+                                  detail: "TessBaseAPIRecognize returned \(rc)")
+        }
+        guard let iterator = TessBaseAPIGetIterator(handle) else { return [] }
+        defer { TessResultIteratorDelete(iterator) }
+        let page = TessResultIteratorGetPageIterator(iterator)
+
+        var words: [RecognizedWord] = []
+        var line = -1
+        repeat {
+            if TessPageIteratorIsAtBeginningOf(page, RIL_TEXTLINE) != 0 || line < 0 { line += 1 }
+            guard let cText = TessResultIteratorGetUTF8Text(iterator, RIL_WORD) else { continue }
+            defer { TessDeleteText(cText) }
+            let text = String(cString: cText).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !text.isEmpty else { continue }
+            var l: Int32 = 0, t: Int32 = 0, r: Int32 = 0, b: Int32 = 0
+            _ = TessPageIteratorBoundingBox(page, RIL_WORD, &l, &t, &r, &b)
+            let confidence = Double(TessResultIteratorConfidence(iterator, RIL_WORD))
+            words.append(RecognizedWord(text: text, confidence: min(100, max(0, confidence)),
+                                        left: Int(l), top: Int(t), right: Int(r), bottom: Int(b), line: line))
+        } while TessResultIteratorNext(iterator, RIL_WORD) != 0
+        return words
+    }
+}

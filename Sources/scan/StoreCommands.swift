@@ -1,0 +1,156 @@
+import ArgumentParser
+import EcodexCore
+import EcodexStore
+import Foundation
+
+struct LookupCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lookup",
+        abstract: "Find an additive by name, in any label language, even with a typo: scan lookup tartrazin."
+    )
+
+    @Argument(help: "A name such as tartrazine, Zitronensäure or \"FD&C Yellow No. 5\".")
+    var name: String
+
+    @Option(help: "How many matches to list.") var limit = 5
+    @Option(help: "Output format: text or json.") var format: OutputFormat = .text
+    @Option(help: "Folder for the additive store.") var dataDir: String?
+
+    func run() throws {
+        do {
+            let store = try Wiring.openStore(dataDir: dataDir)
+            let matches = try store.search(name, limit: limit)
+            guard let best = matches.first, let record = try store.additive(code: best.code) else {
+                throw EcodexError.lookup("No additive is called \"\(name)\". Check the spelling, or look it up by its code (E...).")
+            }
+            switch format {
+            case .json, .html:
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                let recordJSON = String(decoding: try encoder.encode(record), as: UTF8.self)
+                let others = matches.map { "{\"code\":\"\($0.code)\",\"name\":\(quote($0.name)),\"kind\":\"\($0.kind.rawValue)\",\"lang\":\"\($0.lang)\"}" }
+                print("{\"query\":\(quote(name)),\"matches\":[\(others.joined(separator: ","))],\"record\":\(recordJSON)}")
+            case .text:
+                print(RecordRenderer.text(record, matchedName: best.name))
+                if matches.count > 1 {
+                    print("\nOther matches: " + matches.dropFirst().map { "\($0.name) (\($0.code))" }.joined(separator: ", "))
+                }
+            }
+        } catch {
+            var out = Output(format: format)
+            out.failure(error, input: name)
+            throw ExitCode(out.exitCode)
+        }
+    }
+
+    private func quote(_ s: String) -> String {
+        String(decoding: (try? JSONEncoder().encode(s)) ?? Data("\"\"".utf8), as: UTF8.self)
+    }
+}
+
+struct HistoryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history",
+        abstract: "List past results, or show one again without re-scanning: scan history show 3.",
+        subcommands: [List.self, Show.self, Clear.self],
+        defaultSubcommand: List.self
+    )
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List recent results, newest first.")
+        @Option(help: "How many to list.") var limit = 20
+        @Option(help: "Folder for the store and history.") var dataDir: String?
+        func run() throws {
+            let entries = try withStoreErrors { try UserStore(location: Wiring.location(dataDir)).history(limit: limit) }
+            if entries.isEmpty { print("No scans yet."); return }
+            let dates = ISO8601DateFormatter()
+            for e in entries {
+                let codes = e.codes.isEmpty ? "no additives" : e.codes.joined(separator: " ")
+                print("#\(e.id)  \(dates.string(from: e.scannedAt))  \(e.input)  \(e.region)  \(e.flagged) flagged, \(e.neutral) neutral  \(codes)")
+            }
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show one past result again.")
+        @Argument(help: "The number from `scan history`.") var id: Int64
+        @Option(help: "Output format: text or json.") var format: OutputFormat = .text
+        @Option(help: "Folder for the store and history.") var dataDir: String?
+        func run() throws {
+            guard let entry = try withStoreErrors({ try UserStore(location: Wiring.location(dataDir)).historyEntry(id: id) }) else {
+                throw ValidationError("There is no scan #\(id). Run `scan history` to see the numbers.")
+            }
+            if format == .text {
+                print("Scan #\(entry.id) of \(entry.input), \(ISO8601DateFormatter().string(from: entry.scannedAt)):")
+                print("\(entry.flagged) flagged, \(entry.neutral) neutral, region \(entry.region)")
+                print("Additives: " + (entry.codes.isEmpty ? "none found" : entry.codes.joined(separator: ", ")))
+                print("Data \(entry.dataVersion) · pack \(entry.packVersion). Use --format json for the full result.")
+            } else {
+                print(entry.json)
+            }
+        }
+    }
+
+    struct Clear: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete all saved results.")
+        @Option(help: "Folder for the store and history.") var dataDir: String?
+        func run() throws {
+            try withStoreErrors { try UserStore(location: Wiring.location(dataDir)).clearHistory() }
+            print("History cleared.")
+        }
+    }
+}
+
+struct StoreCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "store",
+        abstract: "The local additive store: status, check, rebuild.",
+        subcommands: [Status.self, Check.self, Rebuild.self],
+        defaultSubcommand: Status.self
+    )
+
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Where the store is and which data and pack versions it holds.")
+        @Option(help: "Folder for the store.") var dataDir: String?
+        func run() throws {
+            let store = try withStoreErrors { try Wiring.openStore(dataDir: dataDir) }
+            print("Store: \(store.location.additivesPath.path)")
+            print("History: \(store.location.userPath.path)")
+            print("Data version \(store.versions.dataVersion) · pack \(store.versions.packVersion) · built \(store.builtAt)")
+            print("Additives: \(try store.allAdditives().count)")
+        }
+    }
+
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Check the store file for damage.")
+        @Option(help: "Folder for the store.") var dataDir: String?
+        func run() throws {
+            let store = try withStoreErrors { try Wiring.openStore(dataDir: dataDir) }
+            guard store.integrityCheck() else {
+                throw withClass(.lookup("The additive list is damaged. Run `scan store rebuild` to restore it."))
+            }
+            print("The additive store is healthy.")
+        }
+    }
+
+    struct Rebuild: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Rebuild the additive store from the pack shipped with Ecodex. History and preferences are kept.")
+        @Option(help: "Folder for the store.") var dataDir: String?
+        func run() throws {
+            try withStoreErrors { try AdditiveStore.rebuild(location: Wiring.location(dataDir)) }
+            let store = try withStoreErrors { try Wiring.openStore(dataDir: dataDir) }
+            print("Rebuilt \(store.location.additivesPath.path): data \(store.versions.dataVersion), pack \(store.versions.packVersion).")
+        }
+    }
+}
+
+/// Runs `body`; an `EcodexError` is printed and becomes its class's exit code.
+func withStoreErrors<T>(_ body: () throws -> T) throws -> T {
+    do { return try body() } catch let e as EcodexError { throw withClass(e) }
+}
+
+func withClass(_ e: EcodexError) -> ExitCode {
+    FileHandle.standardError.write(Data("scan: \(e.errorClass.rawValue): \(e.message)\n".utf8))
+    return ExitCode(e.errorClass.exitCode)
+}

@@ -1,0 +1,99 @@
+import Testing
+import EcodexCore
+
+@Suite("Parsing: codes")
+struct ParsingCodeTests {
+    typealias S = ParsingTestSupport
+
+    @Test("E, INS and SIN codes with any separator", arguments: [
+        ("E330", "E330", "E330"),
+        ("Sugar, E 330, salt", "E330", "E 330"),
+        ("Sugar, E-330.", "E330", "E-330"),
+        ("E.330", "E330", "E.330"),
+        ("e330", "E330", "e330"),
+        ("acid: E0330", "E330", "E0330"),
+        ("INS 330", "E330", "INS 330"),
+        ("INS N°420", "E420", "INS N°420"),
+        ("INS.218", "E218", "INS.218"),
+        ("INS #202", "E202", "INS #202"),
+        ("INS N'952", "E952", "INS N'952"),
+        ("INS°950", "E950", "INS°950"),
+        ("SIN450i", "E450(i)", "SIN450i"),
+        ("Sugar, E 1 2 0", "E120", "E 1 2 0"),
+        ("E150d", "E150d", "E150d"),
+        ("colour E 150 d, water", "E150d", "E 150 d"),
+        ("E160a(ii)", "E160a(ii)", "E160a(ii)"),
+        ("E160aii", "E160a(ii)", "E160aii"),
+        ("E472e", "E472e", "E472e"),
+        ("INS 141[i]", "E141(i)", "INS 141[i]"),
+        ("E1422", "E1422", "E1422"),
+        ("E1520", "E1520", "E1520"),
+        ("Ｅ３３０", "E330", "Ｅ３３０"),
+        ("\u{435}322", "E322", "\u{435}322"),
+    ])
+    func codeForms(text: String, code: String, spanned: String) {
+        let r = S.parser.parse(text)
+        #expect(r.mentions.map(\.code.description) == [code], "\(text)")
+        if let m = r.mentions.first {
+            #expect(S.spanText(text, m) == spanned, "\(text)")
+            #expect(m.kind == .code || m.kind == .ins, "\(text)")
+        }
+    }
+
+    @Test("Lists and class scopes", arguments: [
+        ("colours E (124, 122, 133)", ["E124", "E122", "E133"]),
+        ("ACIDITY REGULATORS (330, 331(i)), PRESERVATIVE(211), SWEETENER (960)", ["E330", "E331(i)", "E211", "E960"]),
+        ("émulsifiants : E463, E432 et E472, correcteurs d'acidité : E322/E333 E474-E475",
+         ["E463", "E432", "E472", "E322", "E333", "E474", "E475"]),
+        ("Agua, edulcorantes (INS420, INS 960, INS N'952, INS N°954, INS°950, INS N 955)",
+         ["E420", "E960", "E952", "E954", "E950", "E955"]),
+    ])
+    func lists(text: String, codes: [String]) {
+        S.expectCodes(text, codes)
+    }
+
+    @Test("Not codes", arguments: [
+        "Instant coffee 100 %.",
+        "cocoa (100%)",
+        "Saumon (FAO 27), sel",
+        "Vitamins (B1, B6, E)",
+        "may contain E. coli",
+        "vitamin E 100 mg",
+        "sugar¹, salt²",
+        "Essig, Wasser, Salz",
+        "Sugar 330 g, flour 200",
+        "F129 Road, Building C330",
+        "price £129",
+        "vitamines E, B6",
+    ])
+    func notCodes(text: String) {
+        S.expectCodes(text, [])
+    }
+
+    @Test("Unknown well-formed codes go to unmatched, once")
+    func unmatched() {
+        let r = S.parser.parse("E189, sugar, E 189, E330")
+        #expect(r.mentions.map(\.code.description) == ["E330"])
+        #expect(r.unmatched == ["E189"])
+    }
+
+    @Test("OCR slips inside codes are repaired when the store knows the result", arguments: [
+        ("preservative: E2l1", "E211", "E2l1"),
+        ("colour: E1O2", "E102", "E1O2"),
+        ("E|02, sugar", "E102", "E|02"),
+        ("colours: £129", "E129", "£129"),
+        ("colours: €102", "E102", "€102"),
+        ("Farbstoff F129", "E129", "F129"),
+        ("E100, C330, E211", "E330", "C330"),
+        ("emulsifier: E47l", "E471", "E47l"),
+        ("acid: E33O", "E330", "E33O"),
+        ("colour: E15Od", "E150d", "E15Od"),
+    ])
+    func repairs(text: String, code: String, spanned: String) {
+        let r = S.parser.parse(text)
+        let m = r.mentions.first { $0.kind == .repaired }
+        #expect(m?.code.description == code, "\(text) → \(r.mentions.map(\.code))")
+        if let m { #expect(S.spanText(text, m) == spanned) }
+        #expect(m.map { $0.confidence < 1 } ?? false)
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+import EcodexCore
+
+@Suite("Parsing: corpora")
+struct ParsingCorpusTests {
+    typealias S = ParsingTestSupport
+
+    /// `e160ai` → 160, `e14xx` → nil: OFF tags compared at the E-number level.
+    static func offBase(_ tag: String) -> Int? {
+        // `e14xx` is OFF's family tag for modified starches, which have no single code.
+        guard let n = Int(tag.dropFirst().prefix { $0.isNumber }), n >= 100 else { return nil }
+        return n
+    }
+
+    @Test("The 645 synonyms are found as their code")
+    func synonymRecall() {
+        let rows = ParsingFixtureLexicon.jsonLines("additive-synonyms.jsonl")
+        var plain = 0, inContext = 0
+        var misses: [String] = []
+        func finds(_ text: String, _ expected: ECode) -> Bool {
+            S.parser.parse(text).mentions.contains { $0.code == expected || $0.code.base == expected.base }
+        }
+        for row in rows {
+            guard let name = row["name"] as? String, let code = row["code"] as? String,
+                  let expected = ECode(code) else { continue }
+            // As a plain list item, and after a generic header for names that need additive context.
+            if finds("Sugar, \(name), salt", expected) {
+                plain += 1
+                inContext += 1
+            } else if finds("Sugar, food additive: \(name), salt", expected) {
+                inContext += 1
+            } else {
+                misses.append("\(name)→\(code) got \(S.codes("Sugar, \(name), salt"))")
+            }
+        }
+        let recall = Double(inContext) / Double(rows.count)
+        print("synonym recall: plain list \(plain)/\(rows.count), with context \(inContext)/\(rows.count) = \(String(format: "%.1f", recall * 100))%")
+        for m in misses { print("  miss: \(m)") }
+        #expect(rows.count == 645)
+        #expect(recall >= 0.95)
+    }
+
+    @Test("Open Food Facts parser cases agree at the E-number level")
+    func offCases() {
+        var agreed = 0, total = 0
+        for row in ParsingFixtureLexicon.jsonLines("parser-cases.jsonl") {
+            if row["conflict"] as? Bool == true { continue }
+            guard let text = row["text"] as? String, let expected = row["expected"] as? [String] else { continue }
+            total += 1
+            let want = Set(expected.compactMap(Self.offBase))
+            let got = Set(S.parser.parse(text).mentions.map(\.code.number))
+            if want == got {
+                agreed += 1
+            } else {
+                let id = row["test_id"] as? String ?? ""
+                print("OFF disagree \(id): missing \(want.subtracting(got).sorted()) extra \(got.subtracting(want).sorted())")
+            }
+        }
+        print("OFF parser agreement: \(agreed)/\(total)")
+        #expect(total == 88)
+        #expect(agreed >= 69)
+    }
+
+    @Test("All 307 real ingredient texts parse, spans inside the text")
+    func realTexts() {
+        let rows = ParsingFixtureLexicon.jsonLines("ingredient-texts.jsonl")
+        #expect(rows.count == 307)
+        var mentions = 0
+        for row in rows {
+            guard let text = row["text"] as? String else { continue }
+            let r = S.parser.parse(text)
+            mentions += r.mentions.count
+            let n = text.utf8.count
+            for m in r.mentions {
+                #expect(m.span.lowerBound >= 0 && m.span.upperBound <= n && !m.span.isEmpty)
+                #expect((0...1).contains(m.confidence))
+            }
+            #expect(zip(r.mentions, r.mentions.dropFirst()).allSatisfy { $0.span.lowerBound <= $1.span.lowerBound })
+        }
+        print("real texts: \(rows.count) texts, \(mentions) mentions")
+    }
+
+    @Test("Garbage finishes: random bytes, control characters, a 5 MB line")
+    func garbage() {
+        var rng = SystemRandomNumberGenerator()
+        let bytes = (0..<200_000).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        _ = S.parser.parse(String(decoding: bytes, as: UTF8.self))
+        let controls = String(decoding: (0..<50_000).map { UInt8($0 % 32) }, as: UTF8.self)
+        _ = S.parser.parse(controls)
+        let unit = "E330 (((( ]]]] :::: e e e E E 1 1 1 INS N° £ colour: (caramel, "
+        let big = String(repeating: unit, count: 5_000_000 / unit.utf8.count)
+        let r = S.parser.parse(big)
+        #expect(r.mentions.count > 0)
+        let noSeparators = String(repeating: "tartrazine E102 sugar ", count: 250_000)
+        #expect(S.parser.parse(noSeparators).mentions.count == 250_000)
+        _ = S.parser.parse("")
+        _ = S.parser.parse("(")
+        _ = S.parser.parse(")))")
+        _ = S.parser.parse("E")
+        _ = S.parser.parse("leci-\n")
+    }
+}

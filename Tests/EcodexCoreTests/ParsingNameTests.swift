@@ -1,0 +1,146 @@
+import Testing
+import EcodexCore
+
+@Suite("Parsing: names, context and functions")
+struct ParsingNameTests {
+    typealias S = ParsingTestSupport
+
+    @Test("Names in any language, case, diacritics and punctuation", arguments: [
+        ("Sugar, tartrazine, salt", ["E102"]),
+        ("TARTRAZINE", ["E102"]),
+        ("Zucker, Tartrazin", ["E102"]),
+        ("sucre, acide citrique", ["E330"]),
+        ("SUCRE, ACIDE CITRIQUE", ["E330"]),
+        ("acido citrico, zucchero", ["E330"]),
+        ("mono- and diglycerides of fatty acids", ["E471"]),
+        ("Mono and diglycerides, salt", ["E471"]),
+        ("FD&C Yellow No. 5", ["E102"]),
+        ("FD&C Yellow #5, FD&C Red #40", ["E102", "E129"]),
+        ("Yellow 5, Red 40 Lake", ["E102", "E129"]),
+        ("sunset yellow FCF", ["E110"]),
+        ("Gelborange S", ["E110"]),
+        ("lécithine de soja", ["E322"]),
+        ("Natriumbenzoat", ["E211"]),
+        ("sodium benzoate and potassium sorbate", ["E211", "E202"]),
+        ("colorants : lutéine et tartrazine", ["E161b", "E102"]),
+    ])
+    func names(text: String, codes: [String]) {
+        S.expectCodes(text, codes)
+    }
+
+    @Test("A name inside a longer word does not match", arguments: [
+        "Tartrazinefree water",
+        "pectinase enzyme",
+        "sugar, agarwood smoke",
+    ])
+    func insideWords(text: String) {
+        S.expectCodes(text, [])
+    }
+
+    @Test("Fuzzy names for OCR slips, none for short names", arguments: [
+        ("tartrazime", "E102"),
+        ("sodium benzaote", "E211"),
+        ("potasium sorbate", "E202"),
+        ("acide citrlque", "E330"),
+    ])
+    func fuzzy(text: String, code: String) {
+        S.expectMention(text, code: code, kind: .fuzzy)
+        let m = S.parser.parse(text).mentions.first
+        #expect((m?.confidence ?? 1) < 1)
+    }
+
+    @Test("Short names get no fuzziness", arguments: ["sugar, agan", "salt, pectim"])
+    func shortNoFuzzy(text: String) {
+        #expect(S.parser.parse(text).mentions.allSatisfy { $0.kind != .fuzzy })
+    }
+
+    @Test("Context-only names count only in additive context", arguments: [
+        ("caramel", []),
+        ("sugar, caramel, salt", []),
+        ("colour: caramel", ["E150"]),
+        ("Farbstoff: Karamell", ["E150"]),
+        ("colour (caramel)", ["E150"]),
+        ("amaranth", []),
+        ("colour: amaranth", ["E123"]),
+        ("Laitue, Carmine", []),
+        ("colorant: carmine", ["E120"]),
+        ("Eau, sucre, vitamine C", []),
+        ("Eau, sucre, antioxydant: vitamine C", ["E300"]),
+        ("caramel (E150d)", ["E150d"]),
+    ] as [(String, [String])])
+    func contextOnly(text: String, codes: [String]) {
+        S.expectCodes(text, codes)
+    }
+
+    @Test("Function hints in six languages", arguments: [
+        ("colour: E150d", "colour"),
+        ("Farbstoff E 150d", "colour"),
+        ("Farbstoffe: E 102", "colour"),
+        ("Konservierungsstoff: Kaliumsorbat", "preservative"),
+        ("Säuerungsmittel Citronensäure", "acid"),
+        ("Emulgator (Sojalecithin)", "emulsifier"),
+        ("Verdickungsmittel: E415", "thickener"),
+        ("Süßungsmittel: Aspartam", "sweetener"),
+        ("colorant : E120", "colour"),
+        ("conservateur : E202", "preservative"),
+        ("émulsifiant : lécithine de soja", "emulsifier"),
+        ("épaississant : gomme xanthane", "thickener"),
+        ("acidifiant : acide citrique", "acid"),
+        ("édulcorant : sucralose", "sweetener"),
+        ("colorante: E110", "colour"),
+        ("conservante (E211)", "preservative"),
+        ("emulsionante: E322", "emulsifier"),
+        ("espesante: E412", "thickener"),
+        ("edulcorante: E951", "sweetener"),
+        ("addensante: E440", "thickener"),
+        ("conservanti: E250", "preservative"),
+        ("kleurstof: E160a", "colour"),
+        ("conserveermiddel: E202", "preservative"),
+        ("verdikkingsmiddel: E407", "thickener"),
+        ("zoetstof: E955", "sweetener"),
+        ("emulgator: E471", "emulsifier"),
+        ("acidity regulator (330)", "acidity regulator"),
+        ("ACIDITY REGULATORS: E331", "acidity regulator"),
+        ("flavor enhancer: E621", "flavour enhancer"),
+        ("raising agents: E500", "raising agent"),
+        ("anti-caking agent (E551)", "anti-caking agent"),
+        ("stabilizer: E412", "stabiliser"),
+        ("stabiliser: E412", "stabiliser"),
+        ("flour treatment agent potassium iodate", "flour treatment agent"),
+        ("humectant: glycerol", "humectant"),
+        ("glazing agent: beeswax", "glazing agent"),
+    ])
+    func functions(text: String, function: String) {
+        let m = S.parser.parse(text).mentions
+        #expect(m.count == 1, "\(text) → \(m.map(\.code))")
+        #expect(m.first?.function == function, "\(text)")
+    }
+
+    @Test("A name and its code are one mention")
+    func merge() {
+        let text = "Sugar, citric acid (E330), salt"
+        let r = S.parser.parse(text)
+        #expect(r.mentions.count == 1)
+        let m = r.mentions[0]
+        #expect(m.code.description == "E330")
+        #expect(m.matchedText == ["citric acid", "E330"])
+        #expect(S.spanText(text, m) == "citric acid (E330")
+        #expect(m.ingredient == "citric acid")
+
+        let fr = S.parser.parse("acide citrique E-330, E-102 tartrazine").mentions
+        #expect(fr.map(\.code.description) == ["E330", "E102"])
+        #expect(fr.map(\.matchedText.count) == [2, 2])
+
+        let de = S.parser.parse("Farbstoff E 150d").mentions
+        #expect(de.count == 1)
+        #expect(de.first?.matchedText == ["Farbstoff", "E 150d"])
+    }
+
+    @Test("Mentions carry their ingredient")
+    func ingredients() {
+        let r = S.parser.parse("Water, Emulsifiers (E442, E476), acidity regulators: 330, colour: caramel")
+        #expect(r.mentions.map(\.code.description) == ["E442", "E476", "E330", "E150"])
+        #expect(r.mentions.map(\.ingredient) == ["Emulsifiers", "Emulsifiers", "acidity regulators", "colour"])
+        #expect(r.mentions.map(\.function) == ["emulsifier", "emulsifier", "acidity regulator", "colour"])
+    }
+}

@@ -1,0 +1,121 @@
+import EcodexCore
+@testable import EcodexStore
+import Foundation
+import Testing
+
+/// Damaged, truncated and read-only store files, and recovery by rebuild.
+@Suite struct RecoveryTests {
+    enum Damage: String, CaseIterable {
+        case randomBytes, truncated, empty, foreignDatabase
+    }
+
+    private func damage(_ path: URL, _ kind: Damage) throws {
+        switch kind {
+        case .randomBytes:
+            var generator = SystemRandomNumberGenerator()
+            let bytes = (0..<20_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            try Data(bytes).write(to: path)
+        case .truncated:
+            let data = try Data(contentsOf: path)
+            try data.prefix(data.count / 2).write(to: path)
+        case .empty:
+            try Data().write(to: path)
+        case .foreignDatabase:
+            try FileManager.default.removeItem(at: path)
+            let db = try Connection(path: path.path, mode: .create)
+            try db.execute("CREATE TABLE notes (text TEXT)")
+        }
+    }
+
+    @Test(arguments: Damage.allCases)
+    func aDamagedStoreIsALookupErrorAndRebuildRecoversIt(kind: Damage) throws {
+        let scratch = try Fixtures.Scratch()
+        let location = scratch.location
+        let packURL = try Fixtures.builtPack(in: scratch)
+        _ = try AdditiveStore(location: location, basePackURL: packURL)
+        // The user has history that must survive the rebuild.
+        let user = try UserStore(location: location)
+        let report = ScanReport(input: "/home/ann/label.jpg", region: .eu,
+                                versions: DataVersions(dataVersion: "d", packVersion: "p"))
+        let id = try user.recordScan(report, json: #"{"input":"/home/ann/label.jpg","additives":[]}"#)
+
+        try damage(location.additivesPath, kind)
+        let error = #expect(throws: EcodexError.self) {
+            let store = try AdditiveStore(location: location, basePackURL: packURL)
+            // Some damage only shows when a query reaches the bad pages.
+            _ = try store.allAdditives()
+        }
+        #expect(error?.errorClass == .lookup)
+        #expect(error?.message.contains("scan store rebuild") == true, "\(String(describing: error))")
+
+        try AdditiveStore.rebuild(location: location, basePackURL: packURL)
+        let store = try AdditiveStore(location: location, basePackURL: packURL)
+        #expect(try store.additive(code: ECode("E120")!)?.canonicalName == "Carmine")
+        #expect(store.integrityCheck())
+        #expect(try UserStore(location: location).historyEntry(id: id)?.input == "label.jpg")
+    }
+
+    @Test func damageFoundAfterOpeningIsALookupErrorToo() throws {
+        let scratch = try Fixtures.Scratch()
+        let location = scratch.location
+        let store = try Fixtures.store(in: scratch)
+        // Overwrite the pages after the header while the store is open.
+        let handle = try FileHandle(forWritingTo: location.additivesPath)
+        let size = try handle.seekToEnd()
+        try handle.seek(toOffset: 4096)
+        try handle.write(contentsOf: Data(repeating: 0xA5, count: Int(size) - 4096))
+        try handle.close()
+        let error = #expect(throws: EcodexError.self) {
+            _ = try store.allAdditives()
+            _ = try store.search("tartrazine")
+        }
+        #expect(error?.errorClass == .lookup)
+        #expect(!store.integrityCheck())
+    }
+
+    @Test func aStoreFromANewerVersionSaysSo() throws {
+        let scratch = try Fixtures.Scratch()
+        let location = scratch.location
+        _ = try Fixtures.store(in: scratch)
+        try Connection(path: location.additivesPath.path, mode: .readWrite).setUserVersion(AdditiveSchema.version + 1)
+        let error = #expect(throws: EcodexError.self) { try Fixtures.store(in: scratch) }
+        #expect(error?.message.contains("newer version") == true)
+    }
+
+    @Test func aReadOnlyStoreFileStillAnswersLookups() throws {
+        let scratch = try Fixtures.Scratch()
+        let location = scratch.location
+        _ = try Fixtures.store(in: scratch)
+        chmod(location.additivesPath.path, 0o444)
+        chmod(location.directory.path, 0o555)
+        let store = try AdditiveStore(location: location, basePackURL: try Fixtures.builtPack(in: scratch))
+        #expect(try store.search("tartrazien").first?.code == ECode("E102"))
+        #expect(store.integrityCheck())
+    }
+
+    @Test func aFolderThatCannotBeCreatedIsALookupErrorThatSaysSo() throws {
+        let scratch = try Fixtures.Scratch()
+        // A data folder "inside" a regular file cannot exist, even for root.
+        let file = scratch.url.appendingPathComponent("not-a-folder")
+        try Data("x".utf8).write(to: file)
+        let location = StoreLocation(directory: file.appendingPathComponent("ecodex"))
+        let error = #expect(throws: EcodexError.self) {
+            try AdditiveStore(location: location, basePackURL: try Fixtures.builtPack(in: scratch))
+        }
+        #expect(error?.errorClass == .lookup)
+        #expect(error?.message.contains("--data-dir") == true)
+        #expect(throws: EcodexError.self) { try UserStore(location: location) }
+    }
+
+    /// Permission bits do not stop root, so this runs only for ordinary users.
+    @Test(.disabled(if: getuid() == 0, "root ignores permission bits"))
+    func aReadOnlyFolderCannotGetANewStore() throws {
+        let scratch = try Fixtures.Scratch()
+        let location = scratch.location
+        let packURL = try Fixtures.builtPack(in: scratch)
+        try FileManager.default.createDirectory(at: location.directory, withIntermediateDirectories: true)
+        chmod(location.directory.path, 0o555)
+        let error = #expect(throws: EcodexError.self) { try AdditiveStore(location: location, basePackURL: packURL) }
+        #expect(error?.message.contains("read-only") == true)
+    }
+}

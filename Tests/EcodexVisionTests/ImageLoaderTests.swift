@@ -1,0 +1,114 @@
+import EcodexCore
+import Foundation
+import Testing
+@testable import EcodexVision
+
+/// Bad inputs must fail fast with a capture error a shopper can act on, for
+/// both readers, and must never reach a decoder that could allocate or crash.
+@Suite struct ImageLoaderTests {
+    /// Writes `bytes` to a fresh temporary file named `name`.
+    func file(_ name: String, _ bytes: [UInt8]) throws -> String {
+        let path = try Fixtures.temporaryFolder() + "/" + name
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Asserts that loading `path` throws a capture error within a second, and returns it.
+    @discardableResult
+    func expectCaptureError(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> EcodexError {
+        let start = Date()
+        let error = try #require(throws: EcodexError.self, sourceLocation: sourceLocation) {
+            _ = try ImageLoader.load(path)
+        }
+        #expect(error.errorClass == .capture, sourceLocation: sourceLocation)
+        #expect(Date().timeIntervalSince(start) < 1, "took too long", sourceLocation: sourceLocation)
+        #expect(!error.message.isEmpty, sourceLocation: sourceLocation)
+        return error
+    }
+
+    @Test func missingFile() throws {
+        let error = try expectCaptureError("/nonexistent/label.jpg")
+        #expect(error.message == "No file at /nonexistent/label.jpg. Check the path and try again.")
+    }
+
+    @Test func directoryIsNotAPhoto() throws {
+        try expectCaptureError(NSTemporaryDirectory())
+    }
+
+    @Test func emptyFile() throws {
+        let error = try expectCaptureError(try file("empty.jpg", []))
+        #expect(error.message.contains("empty"))
+    }
+
+    @Test func textFileNamedJPEG() throws {
+        let error = try expectCaptureError(try file("notes.jpg", Array("Sugar, E102, E129\n".utf8)))
+        #expect(error.message.contains("not a readable photo"))
+        #expect(error.message.contains("type the ingredients"))
+    }
+
+    @Test func truncatedJPEG() throws {
+        let whole = try Data(contentsOf: URL(fileURLWithPath: Fixtures.real("irockel_image-5.jpg")))
+        for fraction in [0.5, 0.1] {
+            let cut = Array(whole.prefix(Int(Double(whole.count) * fraction)))
+            let error = try expectCaptureError(try file("cut.jpg", cut))
+            #expect(error.message.contains("Take the photo again"))
+        }
+        // Only the signature: the header itself is missing.
+        try expectCaptureError(try file("stub.jpg", [0xFF, 0xD8, 0xFF, 0xE0]))
+    }
+
+    @Test func truncatedPNG() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let png = folder + "/label.png"
+        try #require(PixImage.read(Fixtures.real("irockel_image-5.jpg"))).writePNG(to: png)
+        let whole = try Data(contentsOf: URL(fileURLWithPath: png))
+        try expectCaptureError(try file("cut.png", Array(whole.prefix(whole.count / 2))))
+    }
+
+    @Test func pngHeaderClaimingHugeSize() throws {
+        var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]
+        bytes += Array("IHDR".utf8) + be32(30000) + be32(30000) + [8, 2, 0, 0, 0] + [0, 0, 0, 0]
+        let error = try expectCaptureError(try file("huge.png", bytes))
+        #expect(error.message.contains("too large"))
+        #expect(error.message.contains("30000×30000"))
+    }
+
+    @Test func bmpHeaderClaimingHugeSize() throws {
+        var bytes: [UInt8] = Array("BM".utf8) + le32(54) + [0, 0, 0, 0] + le32(54)
+        bytes += le32(40) + le32(30000) + le32(30000) + [1, 0, 24, 0] + [UInt8](repeating: 0, count: 24)
+        let error = try expectCaptureError(try file("huge.bmp", bytes))
+        #expect(error.message.contains("too large"))
+    }
+
+    @Test func jpegHeaderClaimingHugeSize() throws {
+        // SOI, then a baseline SOF0 segment declaring 30000×30000, 3 components.
+        var bytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x11, 0x08]
+        bytes += [0x75, 0x30, 0x75, 0x30, 0x03, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]
+        bytes += [0xFF, 0xD9]
+        try expectCaptureError(try file("huge.jpg", bytes))
+    }
+
+    @Test func readersReportCaptureErrors() throws {
+        let path = try file("notes.png", Array("not a picture".utf8))
+        let ocr = try TesseractLabelReader(languages: ["eng"])
+        #expect(throws: EcodexError.self) { try ocr.read(imageAt: path) }
+        do { _ = try ocr.read(imageAt: path) } catch let e as EcodexError { #expect(e.errorClass == .capture) }
+        do { _ = try ZBarReader().barcodes(inImageAt: "/nonexistent.png") } catch let e as EcodexError {
+            #expect(e.errorClass == .capture)
+        }
+    }
+
+    @Test(arguments: ["png", "bmp", "tif", "webp"])
+    func acceptsEveryPhotoFormat(ext: String) throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/label." + ext
+        let source = try #require(PixImage.read(Fixtures.real("irockel_image-5.jpg")))
+        try source.write(to: path, format: ext)
+        let loaded = try ImageLoader.load(path)
+        #expect(loaded.width == source.width && loaded.height == source.height)
+    }
+
+    func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+    func le32(_ v: UInt32) -> [UInt8] { be32(v).reversed() }
+}

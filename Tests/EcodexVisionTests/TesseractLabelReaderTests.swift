@@ -1,0 +1,156 @@
+import EcodexCore
+import Foundation
+import Testing
+@testable import EcodexVision
+
+/// OCR on real label photos from goldset/real, against the installed Tesseract.
+/// Run with `OMP_THREAD_LIMIT=1` in the environment, or recognition is several times slower.
+@Suite struct TesseractLabelReaderTests {
+    let reader: TesseractLabelReader
+
+    init() throws {
+        reader = try TesseractLabelReader(languages: ["eng"])
+    }
+
+    /// Collapses case and spacing so "Yellow  6" and "YELLOW 6" compare equal.
+    func squeezed(_ s: String) -> String {
+        s.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    @Test func readsTheColoursOnACleanLabel() throws {
+        let result = try reader.read(imageAt: Fixtures.real("irockel_image-5.jpg"))
+        let text = squeezed(result.text)
+        for expected in ["yellow 6", "yellow 5", "red 40", "maltodextrin", "monosodium"] {
+            #expect(text.contains(expected), "missing \(expected) in \(result.text)")
+        }
+        #expect(result.meanConfidence > 80)
+        #expect(result.steps.first == "grayscale")
+    }
+
+    @Test func readsTheGermanColaLabelCode() throws {
+        let de = try TesseractLabelReader(languages: ["deu"])
+        let result = try de.read(imageAt: Fixtures.real("dart_ingredients_coca_light_de.jpg"))
+        let text = squeezed(result.text)
+        for expected in ["acesulfam", "phenylalaninquelle", "zucker"] {
+            #expect(text.contains(expected), "missing \(expected) in \(result.text)")
+        }
+    }
+
+    @Test func readsEmulsifierCodesOnWhiteOnRedWrapper() throws {
+        let result = try reader.read(imageAt: Fixtures.real("dart_ingredients_en.jpg"))
+        #expect(result.steps.contains("invert"))
+        // The codes themselves come back as E442/£442 (Core repairs such slips);
+        // the digits and the words around them must be there.
+        #expect(result.text.contains("442"))
+        #expect(result.text.contains("476"))
+        #expect(squeezed(result.text).contains("soya lecithin"))
+    }
+
+    @Test func wordsHaveSaneConfidencesBoxesAndLines() throws {
+        let path = Fixtures.real("irockel_image-12.jpg")
+        let result = try reader.read(imageAt: path)
+        #expect(result.words.count > 20)
+        // Boxes are in the coordinates of the image Tesseract saw: the original
+        // scaled by the factor in `steps`.
+        let scale = scaleFactor(result.steps)
+        let original = try #require(PixImage.read(path))
+        let width = Int((Double(original.width) * scale).rounded(.up)) + 1
+        let height = Int((Double(original.height) * scale).rounded(.up)) + 1
+        var lastLine = 0
+        for word in result.words {
+            #expect((0...100).contains(word.confidence))
+            #expect(word.box.x >= 0 && word.box.y >= 0 && word.box.width > 0 && word.box.height > 0)
+            #expect(word.box.x + word.box.width <= width && word.box.y + word.box.height <= height)
+            #expect(word.line == lastLine || word.line == lastLine + 1, "lines must be numbered in reading order")
+            lastLine = word.line
+            #expect(!word.text.isEmpty)
+        }
+        #expect(lastLine >= 3)
+        #expect(result.text.split(separator: "\n").count == lastLine + 1)
+        #expect(result.preprocessMs > 0 && result.ocrMs > 0)
+    }
+
+    @Test(arguments: [15.0, -20.0])
+    func straightensARotatedLabel(degrees: Double) throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let original = try #require(PixImage.read(Fixtures.real("irockel_image-5.jpg")))
+        let rotated = try Preprocessor.rotate(original.gray(), degrees: degrees)
+        let path = folder + "/rotated.png"
+        try rotated.writePNG(to: path)
+
+        let result = try reader.read(imageAt: path)
+        let deskew = try #require(result.steps.first { $0.hasPrefix("deskew ") }, "steps: \(result.steps)")
+        let angle = try #require(Double(deskew.dropFirst("deskew ".count).dropLast()))
+        #expect(abs(angle + degrees) < 1.5, "measured \(angle)° for a \(degrees)° turn")
+        let text = squeezed(result.text)
+        #expect(text.contains("yellow 6") || text.contains("red 40"), "\(result.text)")
+        #expect(text.contains("maltodextrin"))
+    }
+
+    @Test func invertsLightTextOnDark() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let original = try #require(PixImage.read(Fixtures.real("irockel_image-5.jpg")))
+        let path = folder + "/inverted.png"
+        try original.inverted().writePNG(to: path)
+
+        let result = try reader.read(imageAt: path)
+        #expect(result.steps.contains("invert"))
+        let text = squeezed(result.text)
+        #expect(text.contains("yellow 6") && text.contains("red 40"), "\(result.text)")
+    }
+
+    @Test func upscalesATinyCrop() throws {
+        // 200×109 px: characters about 5 px tall, far below what the LSTM model was trained on.
+        let result = try reader.read(imageAt: Fixtures.real("dart_ingredients_small_en.jpg"))
+        #expect(result.steps.contains { $0.hasPrefix("upscale x") }, "steps: \(result.steps)")
+        let text = squeezed(result.text)
+        #expect(text.contains("wheat flour") && text.contains("calcium"), "\(result.text)")
+    }
+
+    @Test func downscalesABigPhoto() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let original = try #require(PixImage.read(Fixtures.real("irockel_image-5.jpg")))
+        let path = folder + "/big.png"
+        try original.gray().scaled(8).writePNG(to: path)   // 2112×1792, text ~90 px tall
+
+        let result = try reader.read(imageAt: path)
+        #expect(result.steps.contains { $0.hasPrefix("downscale x") }, "steps: \(result.steps)")
+        #expect(squeezed(result.text).contains("red 40"))
+    }
+
+    @Test func missingLanguageNamesTheLanguageAndFolder() throws {
+        let error = try #require(throws: EcodexError.self) {
+            try TesseractLabelReader(languages: ["eng", "xyz"])
+        }
+        #expect(error.errorClass == .ocr)
+        #expect(error.message.contains("xyz"))
+        #expect(error.message.contains(TessData.folder(nil)))
+        #expect(error.message.contains("setup"))
+    }
+
+    @Test func missingDataFolderIsAnOCRError() throws {
+        let error = try #require(throws: EcodexError.self) {
+            try TesseractLabelReader(languages: ["eng"], dataPath: "/nonexistent/tessdata")
+        }
+        #expect(error.errorClass == .ocr)
+        #expect(error.message.contains("/nonexistent/tessdata"))
+    }
+
+    @Test func defaultLanguagesAreTheInstalledLabelLanguages() {
+        let installed = TesseractLabelReader.installedLanguages()
+        #expect(installed.first == "eng")
+        #expect(Set(installed).isSubset(of: ["eng", "deu", "fra", "spa", "ita", "nld"]))
+        #expect(TesseractLabelReader.installedLanguages(dataPath: "/nonexistent").isEmpty)
+    }
+
+    /// The product of the rescale factors listed in `steps`.
+    func scaleFactor(_ steps: [String]) -> Double {
+        steps.compactMap { step -> Double? in
+            guard step.hasPrefix("upscale x") || step.hasPrefix("downscale x") else { return nil }
+            return Double(step.split(separator: "x").last ?? "")
+        }.reduce(1, *)
+    }
+}
