@@ -77,7 +77,7 @@ struct BenchCommand: ParsableCommand {
         let startup = ContinuousClock().now
         let scanner: ScanPipeline
         do {
-            let store = try Wiring.openStore(dataDir: dataDir ?? env["ECODEX_DATA_DIR"])
+            let store = try Wiring.openStore(dataDir: dataDir)
             let reader = try TesseractLabelReader(languages: ocrLang.map { $0.split(separator: "+").map(String.init) })
             scanner = try ScanPipeline(catalog: store, reader: reader)
         } catch {

@@ -60,7 +60,8 @@ public enum BenchHTML {
         h += breakdownTable("language", languages, r.ecodex.byLanguage, r.baseline?.byLanguage)
         h += "<h2>Synonym recall by condition</h2>\n"
         h += "<p class=\"muted\">Additives the label writes only as names. The baseline reads no names, so it finds none.</p>\n"
-        h += chart(id: "syn-cond", title: "Synonym recall by condition", rows: conditions.map { c in
+        let named = conditions.filter { r.ecodex.byCondition[$0]!.names.fn + r.ecodex.byCondition[$0]!.names.tp > 0 }
+        h += chart(id: "syn-cond", title: "Synonym recall by condition", rows: named.map { c in
             (c, r.ecodex.byCondition[c]!.synonymRecall, r.baseline?.byCondition[c]?.synonymRecall)
         })
         h += "<h2>Time to result</h2>\n" + timeTable(r)
@@ -84,7 +85,7 @@ public enum BenchHTML {
         }
         for (label, g) in rows {
             h += "<tr><th scope=\"row\">\(label)</th><td>\(g.images)</td><td>\(fmt(g.codePrecision))</td><td>\(fmt(g.codeRecall))</td>"
-            h += "<td>\(fmt(g.codeF1))</td><td>\(fmt(g.synonymRecall))</td></tr>\n"
+            h += "<td>\(fmt(g.codeF1))</td><td>\(ratio(g.names, \.recall))</td></tr>\n"
         }
         return h + "</table>\n"
     }
@@ -97,8 +98,8 @@ public enum BenchHTML {
         for k in keys {
             let g = e[k]!
             h += "<tr><th scope=\"row\">\(esc(k))</th><td>\(g.images)</td><td>\(fmt(g.codePrecision))</td><td>\(fmt(g.codeRecall))</td>"
-            h += "<td>\(fmt(g.codeF1))</td><td>\(fmt(g.synonymRecall))</td>"
-            if let b { h += "<td>\(b[k].map { fmt($0.codeF1) } ?? "–")</td>" }
+            h += "<td>\(ratio(g.codes, \.f1))</td><td>\(ratio(g.names, \.recall))</td>"
+            if let b { h += "<td>\(b[k].map { ratio($0.codes, \.f1) } ?? "–")</td>" }
             h += "</tr>\n"
         }
         return h + "</table>\n"
