@@ -35,6 +35,11 @@ STOP = {
     "natron", "msg", "sugar", "salt", "starch", "gelatin", "gelatine", "agar agar", "kaolin",
     "talc", "talk", "bentonite", "ethanol", "glycine", "lysozyme", "thaumatin", "inulin",
     "calcium", "magnesium", "potassium", "sodium", "zinc", "copper", "nisin", "beeswax",
+    # Found by the hand check of the Open Food Facts texts (goldset/README.md): nutrients,
+    # foods and fragments that the taxonomy lists under an E-number.
+    "niacin", "niacine", "niacina", "speisegelatine", "fettsauren", "acidi grassi", "fatty acids",
+    "acides gras", "gluconate", "gluconat", "selenite", "aluminum", "aluminium", "saffron", "safran",
+    "azafran", "zafferano", "alcohol etilico", "alcool etilico", "ethanol", "dextrina", "dextrin", "dextrine",
 }
 
 

@@ -45,7 +45,10 @@ def taxonomy_names(path):
         m = re.match(r"^en:E(\d{3,4})([a-h]?)(?:\(?[ivx]+\)?)?\s*,", lines[0])
         if not m:
             continue
-        code = "E%d%s" % (int(m.group(1)), m.group(2))
+        # Letters only where labels print them (E150d, E160a, E472e); the taxonomy's
+        # E307a-style sub-entries compare as their number.
+        letter = m.group(2) if int(m.group(1)) in (150, 160, 161, 472, 553, 927) else ""
+        code = "E%d%s" % (int(m.group(1)), letter)
         for line in lines:
             mm = re.match(r"^([a-z]{2}):(.*)$", line)
             if not mm or mm.group(1) not in LANGS:
