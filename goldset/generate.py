@@ -153,7 +153,8 @@ def build_truth(seed):
             fix = overrides.get("%s/g%04d.jpg" % (SYNTH, i))
             if fix:
                 truth = sorted(set(truth) | set(fix.get("addTruth", [])), key=lexicon.code_key)
-                only = sorted((set(only) | set(fix.get("addNamesOnly", []))) - set(truth), key=lexicon.code_key)
+                only = set(only) - set(fix.get("removeNamesOnly", []))
+                only = sorted((only | set(fix.get("addNamesOnly", []))) - set(truth), key=lexicon.code_key)
             lang = src["lang"]
             source = "Open Food Facts (ODbL) %s via sources/off-texts.jsonl %s" % (src["source"], src["id"])
             langs = [lang]

@@ -60,7 +60,14 @@ struct BenchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let all = try GoldSet.load(folder: goldset)
+        let all: [GoldItem]
+        do {
+            all = try GoldSet.load(folder: goldset)
+        } catch {
+            var o = Output(format: .text)
+            o.failure(error, input: goldset)
+            throw ExitCode(o.exitCode)
+        }
         let selection = GoldSet.Selection(conditions: list(conditions), langs: list(langs), fast: subset == .fast,
                                           limit: limit, seed: seed)
         var items = GoldSet.select(all, selection)

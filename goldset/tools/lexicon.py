@@ -43,6 +43,10 @@ STOP = {
 }
 
 
+# Short names that are unambiguous on a label.
+ACRONYMS = {"bht", "bha", "tbhq", "pgpr"}
+
+
 def fold(s):
     """Lowercase and strip diacritics, keeping one output character per input character."""
     out = []
@@ -86,7 +90,9 @@ class NameMatcher:
         self.code_of = {}
         for _, name, code in rows:
             key = re.sub(r"[\s\-]+", " ", fold(name).strip()).strip()
-            if len(key) < 5 or key in STOP or any(ch.isdigit() for ch in key) and not key.startswith(("red ", "yellow ", "blue ")):
+            if key in STOP or len(key) < 5 and key not in ACRONYMS:
+                continue
+            if any(ch.isdigit() for ch in key) and not key.startswith(("red ", "yellow ", "blue ", "polysorbate ")):
                 continue
             self.code_of.setdefault(key, code)
         parts = []

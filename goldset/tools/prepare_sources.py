@@ -35,6 +35,16 @@ DUTCH = {
 }
 
 
+# Names the hand check found missing from both lists (goldset/README.md).
+EXTRA = {
+    "E170": [("es", "carbonato de calcio")], "E500": [("es", "bicarbonato de sodio")],
+    "E541": [("en", "sodium aluminum phosphate"), ("en", "sodium aluminium phosphate")],
+    "E521": [("en", "sodium aluminum sulfate"), ("en", "sodium aluminium sulphate")],
+    "E319": [("en", "TBHQ")], "E320": [("en", "BHA")], "E321": [("en", "BHT")], "E476": [("en", "PGPR")],
+    "E432": [("en", "polysorbate 20")], "E433": [("en", "polysorbate 80")], "E435": [("en", "polysorbate 60")],
+}
+
+
 def taxonomy_names(path):
     """(lang, name, code) from the Open Food Facts additive taxonomy, six languages."""
     rows = []
@@ -88,6 +98,9 @@ def main():
     for code, ns in DUTCH.items():
         for n in ns:
             add("nl", n, code, "goldset")
+    for code, ns in EXTRA.items():
+        for lang, n in ns:
+            add(lang, n, code, "goldset")
     for lang, name, code in taxonomy_names(os.path.join(data, "off", "additives.txt")):
         add(lang, name, code, "off-taxonomy")
     with open(os.path.join(OUT, "additive-names.jsonl"), "w", encoding="utf-8") as f:
