@@ -98,16 +98,17 @@ struct BenchCommand: ParsableCommand {
         var ecodex: [ImageScore] = []
         for item in items {
             progress.step(item.file)
-            let t0 = ContinuousClock().now
+            let t0 = ContinuousClock().now, c0 = Self.cpuMs()
             do {
                 let report = try scanner.scanImage(at: path(item), options: ScanOptions())
                 let elapsed = ms(ContinuousClock().now - t0)
                 // Unmatched codes count as reported: the shopper sees them too.
                 let codes = Set(report.additives.map(\.code)).union(report.unmatched.compactMap(ECode.init))
-                ecodex.append(ImageScore(item: item, predicted: codes, milliseconds: elapsed))
+                ecodex.append(ImageScore(item: item, predicted: codes, milliseconds: elapsed, cpuMilliseconds: Self.cpuMs() - c0))
             } catch {
                 let e = (error as? EcodexError).map { "\($0.errorClass.rawValue): \($0.message)" } ?? "\(error)"
-                ecodex.append(ImageScore(item: item, predicted: [], milliseconds: ms(ContinuousClock().now - t0), error: e))
+                ecodex.append(ImageScore(item: item, predicted: [], milliseconds: ms(ContinuousClock().now - t0),
+                                         cpuMilliseconds: Self.cpuMs() - c0, error: e))
             }
         }
         let peak = Self.peakMemoryMB()
@@ -182,6 +183,13 @@ struct BenchCommand: ParsableCommand {
     private func ms(_ d: Duration) -> Double {
         let c = d.components
         return Double(c.seconds) * 1000 + Double(c.attoseconds) / 1e15
+    }
+
+    /// CPU time this process has used so far (user + system), ms.
+    static func cpuMs() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec) / 1_000_000
     }
 
     /// Peak resident set size of this process (VmHWM), MB; nil where /proc is absent.

@@ -109,6 +109,7 @@ public enum BenchHTML {
         var h = "<table>\n<tr><th scope=\"col\">system</th><th scope=\"col\">mean s</th><th scope=\"col\">median s</th>"
         h += "<th scope=\"col\">p95 s</th><th scope=\"col\">max s</th></tr>\n"
         var rows = [("Ecodex (in process, one engine)", r.ecodex.timeMs)]
+        if let cpu = r.ecodex.cpuMs { rows.append(("Ecodex, CPU time", cpu)) }
         if let b = r.baseline { rows.append(("Baseline (tesseract CLI per image)", b.timeMs)) }
         for (label, t) in rows {
             h += "<tr><th scope=\"row\">\(label)</th><td>\(fmt(t.mean / 1000, 2))</td><td>\(fmt(t.median / 1000, 2))</td>"

@@ -4,10 +4,12 @@ import Foundation
 public struct ImageOutcome: Codable, Sendable, Equatable {
     public var predicted: [String]
     public var ms: Double?
+    public var cpuMs: Double?
     public var error: String?
     public init(_ s: ImageScore) {
         predicted = s.predicted.sorted().map(\.description)
         ms = s.milliseconds.map { ($0 * 10).rounded() / 10 }
+        cpuMs = s.cpuMilliseconds.map { ($0 * 10).rounded() / 10 }
         error = s.error
     }
 }
@@ -124,6 +126,10 @@ public struct BenchReport: Codable, Sendable, Equatable {
         }
         t += "\n| gate | measured | target | |\n|---|---:|---:|---|\n"
         for g in gateResults { t += "| \(g.name) | \(g.value) | \(g.target) | \(g.pass ? "pass" : "FAIL") |\n" }
+        if let cpu = ecodex.cpuMs {
+            t += "\nEcodex CPU time per image: mean \(fmt(cpu.mean / 1000, 2)) s, median \(fmt(cpu.median / 1000, 2)) s, "
+            t += "p95 \(fmt(cpu.p95 / 1000, 2)) s (wall time above grows when other work shares the cores).\n"
+        }
         if let mb = peakMemoryMB { t += "\nPeak memory \(fmt(mb, 0)) MB; engine start-up \(fmt(startupMs / 1000, 2)) s (not in time to result).\n" }
         t += "\n" + breakdown("condition", ecodex.byCondition, baseline?.byCondition, Self.conditionOrder)
         t += "\n" + breakdown("language", ecodex.byLanguage, baseline?.byLanguage, Self.languageOrder)
