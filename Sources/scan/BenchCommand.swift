@@ -52,7 +52,7 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .customLong("ocr-lang"), help: "Tesseract languages for Ecodex, e.g. eng+deu (default: the installed label languages).")
     var ocrLang: String?
 
-    @Option(help: "Folder for the additive store (default: $ECODEX_DATA_DIR or ~/.local/share/ecodex).")
+    @Option(help: "Folder for the additive store (default: $ECODEX_DATA_DIR, else a fresh store built from the shipped pack).")
     var dataDir: String?
 
     func validate() throws {
@@ -81,10 +81,14 @@ struct BenchCommand: ParsableCommand {
         guard !items.isEmpty else { throw ValidationError("No gold-set images match this selection.") }
 
         var env = ProcessInfo.processInfo.environment
+        // Measure the data that ships, not whatever store this user has installed: without
+        // --data-dir or ECODEX_DATA_DIR the run builds a fresh store in a scratch folder.
+        let scratchStore = dataDir == nil && (env["ECODEX_DATA_DIR"] ?? "").isEmpty
+            ? FileManager.default.temporaryDirectory.appendingPathComponent("ecodex-bench-\(getpid())").path : nil
         let startup = ContinuousClock().now
         let scanner: ScanPipeline
         do {
-            let store = try Wiring.openStore(dataDir: dataDir)
+            let store = try Wiring.openStore(dataDir: dataDir ?? scratchStore)
             let reader = try TesseractLabelReader(languages: ocrLang.map { $0.split(separator: "+").map(String.init) })
             scanner = try ScanPipeline(catalog: store, reader: reader)
         } catch {
@@ -93,6 +97,7 @@ struct BenchCommand: ParsableCommand {
             throw ExitCode(o.exitCode)
         }
         let startupMs = ms(ContinuousClock().now - startup)
+        defer { if let scratchStore { try? FileManager.default.removeItem(atPath: scratchStore) } }
 
         let progress = Progress(total: items.count * (noBaseline ? 1 : 2))
         var ecodex: [ImageScore] = []
@@ -132,7 +137,9 @@ struct BenchCommand: ParsableCommand {
         if let conditions { describe += ", conditions \(conditions)" }
         if let langs { describe += ", languages \(langs)" }
         if limit != nil || subset == .fast { describe += ", seed \(seed)" }
-        var systems = ["Ecodex": "scan pipeline in process, one Tesseract engine (\(ocrLang ?? "installed label languages")), store, parser"]
+        let v = scanner.catalog.versions
+        var systems = ["Ecodex": "scan pipeline in process, one Tesseract engine (\(ocrLang ?? "installed label languages")), "
+                       + "additive data \(v.dataVersion), pack \(v.packVersion)"]
         if let tesseract {
             systems["Baseline"] = "OMP_THREAD_LIMIT=1 tesseract IMG - -l eng (\(tesseract)) per image, then \\bE\\s*0*\\d{3}[A-Z]?\\b on upper-cased text"
         }
