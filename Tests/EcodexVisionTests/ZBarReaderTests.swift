@@ -66,7 +66,7 @@ import Testing
         // A label photo beside the code, as on a real pack.
         let label = try #require(PixImage.read(Fixtures.real("irockel_image-5.jpg"))).gray()
         let canvas = try label.scaled(3).placedOnCanvas(width: 1600, height: 1200, x: 40, y: 60)
-        try canvas.paste(code, x: 1200, y: 900)
+        try canvas.paste(code, x: 1000, y: 850)
         let path = folder + "/pack.png"
         try canvas.writePNG(to: path)
         #expect(try reader.barcodes(inImageAt: path) == [c.expected])
