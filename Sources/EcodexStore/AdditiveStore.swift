@@ -25,8 +25,11 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
     private let byCode: Statement
     private let byParent: Statement
     private let byKey: Statement
-    private let byFTS: Statement
+    private let bySubstring: Statement
+    private let byTrigrams: Statement
     private let byPrefix: Statement
+    /// Parsed codes by their text, so building the lexicon parses each code once.
+    private var parsedCodes: [String: ECode] = [:]
 
     /// Opens the store at `location`, building it from the base pack first when
     /// it does not exist yet.
@@ -57,11 +60,20 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
                 FROM names n JOIN additives a ON a.code = n.code
                 WHERE n.key = ? ORDER BY n.kind = 'alias', a.label_frequency DESC, n.id
                 """)
-            // Candidates from the trigram index, best-ranked first; the caller scores them.
-            byFTS = try db.prepare("""
+            // Names containing the query: the trigram tokenizer reads a quoted string as "contains".
+            // The most frequent on labels come first, since that is the tiebreak.
+            bySubstring = try db.prepare("""
                 SELECT n.key, n.name, n.code, n.lang, a.label_frequency
                 FROM names_fts f JOIN names n ON n.id = f.rowid JOIN additives a ON a.code = n.code
-                WHERE names_fts MATCH ? ORDER BY f.rank LIMIT ?
+                WHERE names_fts MATCH ?1 ORDER BY a.label_frequency DESC LIMIT ?2
+                """)
+            // Typo candidates: names sharing a trigram with the query and close to it in
+            // length (k edits change the length by at most k). Ranking them with bm25
+            // would cost more than measuring their edit distance, so the caller does that.
+            byTrigrams = try db.prepare("""
+                SELECT n.key, n.name, n.code, n.lang, a.label_frequency
+                FROM names_fts f JOIN names n ON n.id = f.rowid JOIN additives a ON a.code = n.code
+                WHERE names_fts MATCH ?1 AND length(n.key) BETWEEN ?2 AND ?3
                 """)
             byPrefix = try db.prepare("""
                 SELECT n.key, n.name, n.code, n.lang, a.label_frequency
@@ -134,10 +146,10 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
             var entries: [LexiconEntry] = []
             var known = Set<ECode>()
             try db.prepare("SELECT code FROM additives").forEachRow {
-                if let c = ECode($0.text(0)) { known.insert(c) }
+                if let c = parseCode($0.text(0)) { known.insert(c) }
             }
             try db.prepare("SELECT name, code, lang, context_only FROM names ORDER BY id").forEachRow {
-                guard let code = ECode($0.text(1)) else { return }
+                guard let code = parseCode($0.text(1)) else { return }
                 entries.append(LexiconEntry(name: $0.text(0), code: code, lang: $0.text(2), contextOnly: $0.int64(3) != 0))
             }
             let lexicon = Lexicon(entries: entries, knownCodes: known)
@@ -158,10 +170,11 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
     /// Fuzzy name search: the best `limit` additives for `query`, one match each,
     /// ranked exact > alias > partial > fuzzy, then by score, then by label frequency.
     ///
-    /// A code (`E102`, `e 160 a`) is an exact match. Names within one edit
-    /// (queries of 4–5 letters) or two edits (6 or more) count as fuzzy matches,
-    /// so `tartrazien` finds Tartrazine. Queries shorter than 3 letters match
-    /// whole names and name prefixes only, without the trigram index.
+    /// A code (`E102`, `e 160 a`) is an exact match. Whole names within one edit
+    /// (queries of 4–5 letters) or two edits (6 or more; a swap of neighbouring
+    /// letters is one edit) count as fuzzy matches, so `tartrazien` finds
+    /// Tartrazine. Queries shorter than 3 letters match whole names and name
+    /// prefixes only, without the trigram index.
     public func search(_ query: String, limit: Int = 5) throws -> [NameMatch] {
         let key = NameKey.normalize(query)
         guard !key.isEmpty, limit > 0 else { return [] }
@@ -178,20 +191,22 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
                     ranked.offer(try candidate(row, kind: .partial, score: partialScore(key, in: row.text(0))),
                                  frequency: Int(row.int64(4)))
                 }
-            } else {
-                // Substring matches: the trigram tokenizer treats a quoted string as "contains".
-                try byFTS.forEachRow([.text(ftsPhrase(key)), .int(400)]) { row in
-                    ranked.offer(try candidate(row, kind: .partial, score: partialScore(key, in: row.text(0))),
-                                 frequency: Int(row.int64(4)))
-                }
-                let limitEdits = scalars.count <= 3 ? 0 : scalars.count <= 5 ? 1 : 2
-                if limitEdits > 0, let anyTrigram = ftsAnyTrigram(scalars) {
-                    try byFTS.forEachRow([.text(anyTrigram), .int(120)]) { row in
-                        let name = Array(row.text(0).unicodeScalars)
-                        guard let d = fuzzyDistance(scalars, name, limit: limitEdits) else { return }
-                        let score = 1 - Double(d) / Double(max(scalars.count, name.count))
-                        ranked.offer(try candidate(row, kind: .fuzzy, score: score), frequency: Int(row.int64(4)))
-                    }
+                return ranked.best(limit)
+            }
+            try bySubstring.forEachRow([.text(ftsPhrase(key)), .int(200)]) { row in
+                ranked.offer(try candidate(row, kind: .partial, score: partialScore(key, in: row.text(0))),
+                             frequency: Int(row.int64(4)))
+            }
+            // Fuzzy matches rank below every other kind: with `limit` better ones they cannot show.
+            let maxEdits = scalars.count <= 3 ? 0 : scalars.count <= 5 ? 1 : 2
+            if ranked.count < limit, maxEdits > 0, let anyTrigram = ftsAnyTrigram(scalars) {
+                let values: [SQLValue] = [.text(anyTrigram), .int(Int64(scalars.count - maxEdits)),
+                                          .int(Int64(scalars.count + maxEdits))]
+                try byTrigrams.forEachRow(values) { row in
+                    let name = Array(row.text(0).unicodeScalars)
+                    guard let d = EditDistance.distance(scalars, name, limit: maxEdits) else { return }
+                    let score = 1 - Double(d) / Double(max(scalars.count, name.count))
+                    ranked.offer(try candidate(row, kind: .fuzzy, score: score), frequency: Int(row.int64(4)))
                 }
             }
             return ranked.best(limit)
@@ -218,6 +233,15 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
         return additive
     }
 
+    /// The stored JSON of one record, without decoding it (for measuring the SQLite part of a lookup).
+    func recordJSON(_ code: ECode) throws -> String? {
+        try withConnection {
+            try byCode.bind([.text(code.description)])
+            defer { byCode.reset() }
+            return try byCode.step() ? byCode.text(0) : nil
+        }
+    }
+
     private func decode(_ json: String) throws -> Additive {
         do {
             return try decoder.decode(Additive.self, from: Data(json.utf8))
@@ -231,7 +255,7 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
         var out: [(match: NameMatch, frequency: Int)] = []
         var seen = Set<ECode>()
         try byKey.forEachRow([.text(key)]) { row in
-            guard let code = ECode(row.text(1)), seen.insert(code).inserted else { return }
+            guard let code = parseCode(row.text(1)), seen.insert(code).inserted else { return }
             let exact = row.text(3) == "exact"
             out.append((NameMatch(code: code, name: row.text(0), lang: row.text(2),
                                   kind: exact ? .exact : .alias, score: exact ? 1 : 0.9), Int(row.int64(4))))
@@ -239,9 +263,16 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
         return out
     }
 
+    private func parseCode(_ text: String) -> ECode? {
+        if let code = parsedCodes[text] { return code }
+        let code = ECode(text)
+        parsedCodes[text] = code
+        return code
+    }
+
     /// Builds a match from a candidate row (key, name, code, lang, label_frequency).
     private func candidate(_ row: Statement, kind: NameMatch.Kind, score: Double) throws -> NameMatch {
-        guard let code = ECode(row.text(2)) else {
+        guard let code = parseCode(row.text(2)) else {
             throw StoreErrors.damaged(location.additivesPath, detail: "bad code \(row.text(2)) in names")
         }
         return NameMatch(code: code, name: row.text(1), lang: row.text(3), kind: kind, score: score)
@@ -329,6 +360,8 @@ private struct Ranking {
         best[match.code] = (match, frequency)
     }
 
+    var count: Int { best.count }
+
     func best(_ limit: Int) -> [NameMatch] {
         best.values.sorted { a, b in
             if a.match.kind != b.match.kind { return a.match.kind < b.match.kind }
@@ -349,22 +382,6 @@ private func partialScore(_ key: String, in name: String) -> Double {
     if key == name { return 1 }
     let padded = " \(name) "
     return padded.contains(" \(key) ") ? 0.7 : name.hasPrefix(key) || name.contains(" \(key)") ? 0.65 : 0.6
-}
-
-/// The smaller of the edit distance to the whole name and to any run of the
-/// name's words as long as the query, so `carmin` is near `cochineal carmine`.
-private func fuzzyDistance(_ query: [Unicode.Scalar], _ name: [Unicode.Scalar], limit: Int) -> Int? {
-    var best = EditDistance.distance(query, name, limit: limit)
-    let queryWords = query.split(separator: " ").count
-    let words = name.split(separator: " ")
-    guard words.count > queryWords else { return best }
-    for start in 0...(words.count - queryWords) {
-        let window = Array(words[start..<(start + queryWords)].joined(separator: [" "]))
-        if let d = EditDistance.distance(query, window, limit: min(limit, best ?? limit)) {
-            best = min(best ?? Int.max, d)
-        }
-    }
-    return best
 }
 
 /// An FTS5 query for names that contain `key` as a substring.
