@@ -351,7 +351,10 @@ def main():
                 continue
             names[c][lang] = [n for n in ns if n not in moved]
             if not names[c][lang]:
-                del names[c][lang]
+                if lang == "en":
+                    names[c][lang] = ns  # no other English name: keep the US one as the display name too
+                else:
+                    del names[c][lang]
             lst = names[c].setdefault("us", [])
             for n in moved:
                 if n.lower() not in [x.lower() for x in lst]:
