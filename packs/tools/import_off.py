@@ -307,6 +307,11 @@ def main():
             by_code[e["code"]]["props"].update(e["props"])
         else:
             by_code[e["code"]] = e
+    # ECode (Swift) reads a lone letter i, v or x after the number as a roman sub-form
+    # (E161i -> E161(i)), so such codes cannot round-trip; leave them out (see REVIEW.md).
+    for c in [c for c in by_code if offtaxonomy.CODE_RE.match(c).group(2) in ("i", "v", "x")]:
+        print("skipped %s: letter suffix reads as a roman sub-form in ECode" % c)
+        del by_code[c]
     codes = sorted(by_code, key=code_key)
 
     # ---------- names ----------
