@@ -589,8 +589,9 @@ def main():
         wd = e["props"].get("wikidata:en", "").strip()
         references += [x for x in extra_refs.get(c, []) if x not in references]
         if not references:
-            references.append({"label": "Codex Alimentarius CXG 36-1989, International Numbering System for Food Additives",
-                               "url": "https://www.fao.org/gsfaonline/reference/techfuncs.html"})
+            # identity only: no regulation or EFSA opinion on file for this code (see REVIEW.md)
+            references.append({"label": "Codex CXG 36-1989, Class Names and the International Numbering System for Food Additives (identity only; no rule on file)",
+                               "url": "https://www.fao.org/fao-who-codexalimentarius/codex-texts/guidelines/en/"})
         references.append({"label": "Open Food Facts additive taxonomy (ODbL 1.0)",
                            "url": "https://world.openfoodfacts.org/additive/" + c.lower().replace("(", "").replace(")", "")})
         ctx = [n for n in k.get("ctx", [])]
