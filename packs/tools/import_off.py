@@ -307,6 +307,11 @@ def main():
             by_code[e["code"]]["props"].update(e["props"])
         else:
             by_code[e["code"]] = e
+    # ECode (Swift) reads a lone letter i, v or x after the number as a roman sub-form
+    # (E161i -> E161(i)), so such codes cannot round-trip; leave them out (see REVIEW.md).
+    for c in [c for c in by_code if offtaxonomy.CODE_RE.match(c).group(2) in ("i", "v", "x")]:
+        print("skipped %s: letter suffix reads as a roman sub-form in ECode" % c)
+        del by_code[c]
     codes = sorted(by_code, key=code_key)
 
     # ---------- names ----------
@@ -351,7 +356,10 @@ def main():
                 continue
             names[c][lang] = [n for n in ns if n not in moved]
             if not names[c][lang]:
-                del names[c][lang]
+                if lang == "en":
+                    names[c][lang] = ns  # no other English name: keep the US one as the display name too
+                else:
+                    del names[c][lang]
             lst = names[c].setdefault("us", [])
             for n in moved:
                 if n.lower() not in [x.lower() for x in lst]:
@@ -581,8 +589,9 @@ def main():
         wd = e["props"].get("wikidata:en", "").strip()
         references += [x for x in extra_refs.get(c, []) if x not in references]
         if not references:
-            references.append({"label": "Codex Alimentarius CXG 36-1989, International Numbering System for Food Additives",
-                               "url": "https://www.fao.org/gsfaonline/reference/techfuncs.html"})
+            # identity only: no regulation or EFSA opinion on file for this code (see REVIEW.md)
+            references.append({"label": "Codex CXG 36-1989, Class Names and the International Numbering System for Food Additives (identity only; no rule on file)",
+                               "url": "https://www.fao.org/fao-who-codexalimentarius/codex-texts/guidelines/en/"})
         references.append({"label": "Open Food Facts additive taxonomy (ODbL 1.0)",
                            "url": "https://world.openfoodfacts.org/additive/" + c.lower().replace("(", "").replace(")", "")})
         ctx = [n for n in k.get("ctx", [])]
