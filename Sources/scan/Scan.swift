@@ -15,7 +15,7 @@ struct Scan: ParsableCommand {
             """,
         subcommands: [
             ImageCommand.self, TextCommand.self, CodeCommand.self, LookupCommand.self, BarcodeCommand.self, HistoryCommand.self,
-            PrefsCommand.self, StoreCommand.self, PackCommand.self,
+            PrefsCommand.self, StoreCommand.self, PackCommand.self, BenchCommand.self,
         ],
         defaultSubcommand: ImageCommand.self
     )

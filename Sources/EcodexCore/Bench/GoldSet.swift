@@ -1,0 +1,155 @@
+import Foundation
+
+/// One labelled image of the gold set: a line of `goldset/truth.jsonl`.
+///
+/// `truth` holds the additives the label prints as codes (`E 330`, `INS 211`,
+/// `citric acid (E330)`); `namesOnly` those it writes only as names (`carmine`).
+/// The two are disjoint. Codes compare at E + number + letter (`ECode.withoutSubForm`).
+public struct GoldItem: Sendable, Equatable {
+    /// Path relative to the gold-set folder (`synth/g0001.jpg`, `real/irockel_image-5.jpg`).
+    public var file: String
+    public var truth: Set<ECode>
+    public var namesOnly: Set<ECode>
+    /// Capture conditions (`clean`, `curved`, `low_light`, ...). Never empty.
+    public var conditions: [String]
+    /// `en`, `de`, `fr`, `es`, `it`, `nl`, or `mixed` for multi-language panels.
+    public var lang: String
+    /// `moderate` (clean-to-moderate: the quality gate) or `hard` (reported apart).
+    public var tier: String
+    public var region: String?
+    public var source: String?
+
+    public init(file: String, truth: Set<ECode>, namesOnly: Set<ECode> = [], conditions: [String] = ["clean"],
+                lang: String = "en", tier: String = "moderate", region: String? = nil, source: String? = nil) {
+        self.file = file
+        self.truth = Set(truth.map(\.withoutSubForm))
+        self.namesOnly = Set(namesOnly.map(\.withoutSubForm)).subtracting(self.truth)
+        self.conditions = conditions.isEmpty ? ["clean"] : conditions
+        self.lang = lang; self.tier = tier; self.region = region; self.source = source
+    }
+
+    /// True for the clean-to-moderate tier, the one the F1 and recall gates apply to.
+    public var isModerate: Bool { tier != "hard" }
+}
+
+/// Reads and filters the gold set's truth file.
+public enum GoldSet {
+    /// A truth line as stored; extra fields (`text`, `params`) are ignored.
+    private struct Line: Decodable {
+        var file: String
+        var truth: [String]
+        var namesOnly: [String]?
+        var conditions: [String]?
+        var lang: String?
+        var tier: String?
+        var region: String?
+        var source: String?
+    }
+
+    /// Parses JSON Lines truth text. Blank lines are skipped; a bad line throws with its number.
+    public static func parse(_ text: String) throws -> [GoldItem] {
+        var items: [GoldItem] = []
+        let decoder = JSONDecoder()
+        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty { continue }
+            let l: Line
+            do {
+                l = try decoder.decode(Line.self, from: Data(line.utf8))
+            } catch {
+                throw EcodexError.parse("Line \(n + 1) of the truth file is not a truth line.", detail: "\(error)")
+            }
+            func codes(_ list: [String]) throws -> Set<ECode> {
+                Set(try list.map { s in
+                    guard let c = ECode(s) else {
+                        throw EcodexError.parse("Line \(n + 1) of the truth file has \"\(s)\", which is not an additive code.")
+                    }
+                    return c
+                })
+            }
+            items.append(GoldItem(file: l.file, truth: try codes(l.truth), namesOnly: try codes(l.namesOnly ?? []),
+                                  conditions: l.conditions ?? ["clean"], lang: l.lang ?? "en", tier: l.tier ?? "moderate",
+                                  region: l.region, source: l.source))
+        }
+        return items
+    }
+
+    /// Loads `truth.jsonl` from a gold-set folder.
+    public static func load(folder: String) throws -> [GoldItem] {
+        let url = URL(fileURLWithPath: folder).appendingPathComponent("truth.jsonl")
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw EcodexError.capture("There is no truth file at \(url.path). Point scan bench at the goldset folder.")
+        }
+        return try parse(String(decoding: data, as: UTF8.self))
+    }
+
+    /// Which images a run uses.
+    public struct Selection: Sendable, Equatable {
+        /// Keep images with at least one of these conditions (empty: all).
+        public var conditions: Set<String> = []
+        /// Keep images in these languages (empty: all).
+        public var langs: Set<String> = []
+        /// `fast`: a small fixed sample, a few clean-to-moderate images per condition plus real photos.
+        public var fast: Bool = false
+        /// At most this many images, drawn with `seed` (nil: all).
+        public var limit: Int?
+        /// Seed of the draw for `limit` and `fast`; the same seed gives the same images.
+        public var seed: UInt64 = 2026
+        public init(conditions: Set<String> = [], langs: Set<String> = [], fast: Bool = false, limit: Int? = nil, seed: UInt64 = 2026) {
+            self.conditions = conditions; self.langs = langs; self.fast = fast; self.limit = limit; self.seed = seed
+        }
+    }
+
+    /// The images a run uses, in truth-file order. Deterministic for a given selection.
+    public static func select(_ items: [GoldItem], _ s: Selection) -> [GoldItem] {
+        var pool = items.enumerated().filter { _, item in
+            (s.conditions.isEmpty || !s.conditions.isDisjoint(with: item.conditions))
+                && (s.langs.isEmpty || s.langs.contains(item.lang))
+        }
+        var rng = SplitMix64(seed: s.seed)
+        if s.fast {
+            // Two clean-to-moderate images per primary condition plus two real photos: every
+            // condition and language is touched in well under a minute of OCR.
+            var picked: [(offset: Int, element: GoldItem)] = []
+            var byCondition: [String: [(offset: Int, element: GoldItem)]] = [:]
+            for e in pool where e.element.isModerate {
+                let key = e.element.conditions.contains("real") ? "real" : e.element.conditions[0]
+                byCondition[key, default: []].append(e)
+            }
+            for key in byCondition.keys.sorted() {
+                var group = byCondition[key]!
+                rng.shuffle(&group)
+                picked += group.prefix(2)
+            }
+            pool = picked
+        }
+        if let limit = s.limit, limit < pool.count {
+            rng.shuffle(&pool)
+            pool = Array(pool.prefix(max(0, limit)))
+        }
+        return pool.sorted { $0.offset < $1.offset }.map(\.element)
+    }
+}
+
+/// A small seeded generator so a sample is the same on every machine and Swift version.
+struct SplitMix64 {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// Fisher–Yates with our own generator (the standard library's shuffle may change between releases).
+    mutating func shuffle<T>(_ a: inout [T]) {
+        guard a.count > 1 else { return }
+        for i in stride(from: a.count - 1, to: 0, by: -1) {
+            let j = Int(next() % UInt64(i + 1))
+            a.swapAt(i, j)
+        }
+    }
+}

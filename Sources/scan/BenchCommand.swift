@@ -1,0 +1,257 @@
+import ArgumentParser
+import EcodexCore
+import EcodexStore
+import EcodexVision
+import Foundation
+
+enum BenchSubset: String, ExpressibleByArgument, CaseIterable {
+    case all, fast
+}
+
+/// `scan bench goldset/`: accuracy and speed on the gold set, against a plain baseline.
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure accuracy and speed on the gold set: scan bench goldset/",
+        discussion: """
+            Runs the real pipeline in this process with one OCR engine for all images, and the
+            baseline (the bare tesseract CLI per image plus the plain E-number pattern) on the
+            same images. Prints a Markdown table; writes bench.json and bench.html to --out.
+            Missing synthetic images are rendered first with goldset/generate.py (needs
+            python3 and ImageMagick) unless --no-render is given.
+            """
+    )
+
+    @Argument(help: "The gold-set folder (holds truth.jsonl).")
+    var goldset: String = "goldset"
+
+    @Option(help: "Use at most N images, drawn with --seed.")
+    var limit: Int?
+
+    @Option(help: "Only images with one of these conditions, comma-separated (clean, curved, low_light, ...).")
+    var conditions: String?
+
+    @Option(help: "Only images in these label languages, comma-separated (en, de, fr, es, it, nl, mixed).")
+    var langs: String?
+
+    @Option(help: "all, or fast: two clean-to-moderate images per condition plus two real photos.")
+    var subset: BenchSubset = .all
+
+    @Flag(name: .customLong("no-baseline"), help: "Skip the tesseract-CLI baseline.")
+    var noBaseline = false
+
+    @Flag(name: .customLong("no-render"), help: "Do not render missing images; skip them.")
+    var noRender = false
+
+    @Option(help: "Folder for bench.json and bench.html (default: GOLDSET/results).")
+    var out: String?
+
+    @Option(help: "Seed for drawing --limit and --subset samples; the same seed picks the same images.")
+    var seed: UInt64 = 2026
+
+    @Option(name: .customLong("ocr-lang"), help: "Tesseract languages for Ecodex, e.g. eng+deu (default: the installed label languages).")
+    var ocrLang: String?
+
+    @Option(help: "Folder for the additive store (default: $ECODEX_DATA_DIR or ~/.local/share/ecodex).")
+    var dataDir: String?
+
+    func validate() throws {
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1.") }
+    }
+
+    func run() throws {
+        let all = try GoldSet.load(folder: goldset)
+        let selection = GoldSet.Selection(conditions: list(conditions), langs: list(langs), fast: subset == .fast,
+                                          limit: limit, seed: seed)
+        var items = GoldSet.select(all, selection)
+        var missing = items.filter { !exists($0) }
+        if !missing.isEmpty && !noRender { renderMissing(missing.count) }
+        missing = items.filter { !exists($0) }
+        items.removeAll { !exists($0) }
+        if !missing.isEmpty {
+            warn("\(missing.count) images are missing and skipped (render them: python3 \(goldset)/generate.py render)")
+        }
+        guard !items.isEmpty else { throw ValidationError("No gold-set images match this selection.") }
+
+        var env = ProcessInfo.processInfo.environment
+        let startup = ContinuousClock().now
+        let scanner: ScanPipeline
+        do {
+            let store = try Wiring.openStore(dataDir: dataDir ?? env["ECODEX_DATA_DIR"])
+            let reader = try TesseractLabelReader(languages: ocrLang.map { $0.split(separator: "+").map(String.init) })
+            scanner = try ScanPipeline(catalog: store, reader: reader)
+        } catch {
+            var o = Output(format: .text)
+            o.failure(error, input: goldset)
+            throw ExitCode(o.exitCode)
+        }
+        let startupMs = ms(ContinuousClock().now - startup)
+
+        let progress = Progress(total: items.count * (noBaseline ? 1 : 2))
+        var ecodex: [ImageScore] = []
+        for item in items {
+            progress.step(item.file)
+            let t0 = ContinuousClock().now
+            do {
+                let report = try scanner.scanImage(at: path(item), options: ScanOptions())
+                let elapsed = ms(ContinuousClock().now - t0)
+                // Unmatched codes count as reported: the shopper sees them too.
+                let codes = Set(report.additives.map(\.code)).union(report.unmatched.compactMap(ECode.init))
+                ecodex.append(ImageScore(item: item, predicted: codes, milliseconds: elapsed))
+            } catch {
+                let e = (error as? EcodexError).map { "\($0.errorClass.rawValue): \($0.message)" } ?? "\(error)"
+                ecodex.append(ImageScore(item: item, predicted: [], milliseconds: ms(ContinuousClock().now - t0), error: e))
+            }
+        }
+        let peak = Self.peakMemoryMB()
+
+        var baseline: [ImageScore]?
+        let tesseract = noBaseline ? nil : Baseline.version()
+        if !noBaseline && tesseract == nil { warn("the tesseract CLI is not installed: no baseline") }
+        if tesseract != nil {
+            env["OMP_THREAD_LIMIT"] = "1"
+            baseline = items.map { item in
+                progress.step(item.file)
+                let (text, elapsed, error) = Baseline.read(path(item), environment: env)
+                return ImageScore(item: item, predicted: BaselineCodes.codes(in: text), milliseconds: elapsed, error: error)
+            }
+        }
+        progress.finish()
+
+        var describe = "all"
+        if subset == .fast { describe = "fast subset" }
+        if let limit { describe += ", limit \(limit)" }
+        if let conditions { describe += ", conditions \(conditions)" }
+        if let langs { describe += ", languages \(langs)" }
+        if limit != nil || subset == .fast { describe += ", seed \(seed)" }
+        var systems = ["Ecodex": "scan pipeline in process, one Tesseract engine (\(ocrLang ?? "installed label languages")), store, parser"]
+        if let tesseract {
+            systems["Baseline"] = "OMP_THREAD_LIMIT=1 tesseract IMG - -l eng (\(tesseract)) per image, then \\bE\\s*0*\\d{3}[A-Z]?\\b on upper-cased text"
+        }
+        let report = BenchReport(
+            selection: describe, missing: missing.map(\.file), ecodex: ecodex, baseline: baseline, systems: systems,
+            peakMemoryMB: peak, startupMs: startupMs,
+            environment: ["cores": "\(ProcessInfo.processInfo.activeProcessorCount)",
+                          "OMP_THREAD_LIMIT": ProcessInfo.processInfo.environment["OMP_THREAD_LIMIT"] ?? "unset"])
+
+        let outDir = URL(fileURLWithPath: out ?? URL(fileURLWithPath: goldset).appendingPathComponent("results").path)
+        try FileManager.default.createDirectory(at: outDir, withIntermediateDirectories: true)
+        try report.json().write(to: outDir.appendingPathComponent("bench.json"))
+        let html = BenchHTML.render(report) { file in FileManager.default.contents(atPath: path(file)) }
+        try Data(html.utf8).write(to: outDir.appendingPathComponent("bench.html"))
+        print(report.markdown())
+        print("Wrote \(outDir.appendingPathComponent("bench.json").path) and bench.html")
+    }
+
+    private func list(_ s: String?) -> Set<String> {
+        Set((s ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+    }
+
+    private func path(_ item: GoldItem) -> String { path(item.file) }
+    private func path(_ file: String) -> String { URL(fileURLWithPath: goldset).appendingPathComponent(file).path }
+    private func exists(_ item: GoldItem) -> Bool { FileManager.default.fileExists(atPath: path(item)) }
+
+    /// Renders missing synthetic images with the committed generator (deterministic, 2 jobs).
+    private func renderMissing(_ count: Int) {
+        let script = URL(fileURLWithPath: goldset).appendingPathComponent("generate.py").path
+        guard FileManager.default.fileExists(atPath: script) else { return }
+        warn("rendering \(count) missing images with \(script) (a few minutes)…")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", script, "render", "--jobs", "2"]
+        p.standardOutput = FileHandle.standardError
+        do {
+            try p.run()
+            p.waitUntilExit()
+        } catch {
+            warn("could not run the generator: \(error)")
+        }
+    }
+
+    private func warn(_ s: String) {
+        FileHandle.standardError.write(Data("scan bench: \(s)\n".utf8))
+    }
+
+    private func ms(_ d: Duration) -> Double {
+        let c = d.components
+        return Double(c.seconds) * 1000 + Double(c.attoseconds) / 1e15
+    }
+
+    /// Peak resident set size of this process (VmHWM), MB; nil where /proc is absent.
+    static func peakMemoryMB() -> Double? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            let kb = line.split(separator: " ").compactMap { Double($0) }.first
+            return kb.map { $0 / 1024 }
+        }
+        return nil
+    }
+}
+
+/// The peer-app baseline: the bare tesseract CLI, one process per image.
+enum Baseline {
+    /// `tesseract --version`'s first line, or nil when the CLI is missing.
+    static func version() -> String? {
+        guard let (out, err, status) = run(["tesseract", "--version"], environment: ProcessInfo.processInfo.environment),
+              status == 0 else { return nil }
+        // Tesseract 5 prints its version on stdout, older ones on stderr.
+        return (out + err).split(separator: "\n").first.map(String.init)
+    }
+
+    /// OCR text of one image and the wall time of the whole process, ms.
+    static func read(_ image: String, environment: [String: String]) -> (String, Double, String?) {
+        let clock = ContinuousClock()
+        let t0 = clock.now
+        let result = run(["tesseract", image, "-", "-l", "eng"], environment: environment)
+        let d = (clock.now - t0).components
+        let elapsed = Double(d.seconds) * 1000 + Double(d.attoseconds) / 1e15
+        guard let (out, _, status) = result else { return ("", elapsed, "tesseract could not start") }
+        return (out, elapsed, status == 0 ? nil : "tesseract exited with \(status)")
+    }
+
+    private static func run(_ args: [String], environment: [String: String]) -> (String, String, Int32)? {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = args
+        p.environment = environment
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        do { try p.run() } catch { return nil }
+        // Drain both pipes before waiting so a chatty child cannot block on a full pipe.
+        let errHandle = err.fileHandleForReading
+        nonisolated(unsafe) var errData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            errData = errHandle.readDataToEndOfFile()
+            group.leave()
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        p.waitUntilExit()
+        return (String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self), p.terminationStatus)
+    }
+}
+
+/// A one-line progress bar on standard error, shown only when it is a terminal.
+final class Progress {
+    private let total: Int
+    private var done = 0
+    private let enabled = isatty(STDERR_FILENO) == 1
+
+    init(total: Int) { self.total = total }
+
+    func step(_ label: String) {
+        done += 1
+        guard enabled else { return }
+        let width = 30
+        let filled = total == 0 ? width : done * width / total
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+        FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total) \(label.suffix(40))\u{1B}[K".utf8))
+    }
+
+    func finish() {
+        if enabled { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+}
