@@ -381,6 +381,12 @@ def main():
     keep_at = {}
     first_names = {c: {lang: ns[:1] for lang, ns in names[c].items() if lang != "us"} for c in codes}
     eu_listed = set(cur["eu_authorised"]) | set(cur["eu_subforms_inherit"])
+    fact_codes = set()
+    for line in open(os.path.join(args.data, "region-facts.jsonl"), encoding="utf-8"):
+        fc = json.loads(line)["code"]
+        fact_codes.add(FACT_CODE_MAP.get(fc, fc))
+    # codes that carry our rules or curation: a shared name stays with them rather than move to a bare sub-form
+    important = eu_listed | set(cur["us"]) | set(cur["records"]) | fact_codes | set(cur["eu_not_authorised"])
     for key in sorted(owners):
         cs = sorted(owners[key], key=code_key)
         if len(cs) == 1:
@@ -397,7 +403,8 @@ def main():
             root = roots[0]
             letter_level = {re.sub(r"\(.*\)$", "", c) for c in cs if c != root}
             bare = offtaxonomy.CODE_RE.match(root).group(2) is None and "(" not in root
-            if bare and len(letter_level) == 1 and next(iter(letter_level)) in cs and next(iter(letter_level)) != root:
+            only = next(iter(letter_level)) if len(letter_level) == 1 else None
+            if bare and only in cs and only != root and not (root in important and only not in important):
                 keep = next(iter(letter_level))
                 reason = "only letter sub-form sharing it"
             else:
