@@ -395,6 +395,10 @@ def main():
         # letter sub-form over a bare number (E160a over E160) when only one letter child has it.
         def is_anc(a, b):
             return a in structural_parents(b)
+        # codes that carry rules or curation win over old codes and bare sub-forms
+        filtered = any(c in important for c in cs) and not all(c in important for c in cs)
+        if filtered:
+            cs = [c for c in cs if c in important]
         roots = [c for c in cs if not any(is_anc(o, c) for o in cs if o != c)]
         firsts = [c for c in cs if any(ns and ns[0].lower() == key for ns in first_names[c].values())]
         if len(firsts) == 1:
@@ -414,8 +418,10 @@ def main():
             canon = {c for c in roots if names[c].get("en") and names[c]["en"][0].lower() == key}
             keep = sorted(roots, key=lambda c: (c not in eu_listed, c not in canon, -freq[c], code_key(c)))[0]
             reason = "in the EU Union list, then canonical English name, then label frequency, then lowest code"
+        if filtered:
+            reason = "code with rules or curation; then " + reason
         keep_at[key] = keep
-        ambiguous.append({"name": key, "codes": cs, "kept_at": keep, "reason": reason})
+        ambiguous.append({"name": key, "codes": sorted(owners[key], key=code_key), "kept_at": keep, "reason": reason})
     for c in codes:
         for lang in list(names[c]):
             names[c][lang] = [n for n in names[c][lang] if keep_at.get(n.lower(), c) == c]
