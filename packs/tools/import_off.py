@@ -578,7 +578,11 @@ def main():
                 "kosher": "depends" if vegan == "depends" else "unknown",
                 "halal": "depends" if vegan == "depends" else "unknown"}
         diet.update(k.get("diet", {}))
-        source = k.get("source", ["animal"] if vegan == "no" and veg == "no" else [])
+        pk = recs.get(parent[c], {}) if parent[c] else {}
+        # sub-forms share their group's source and population cautions unless curated themselves
+        source = k.get("source", pk.get("source", ["animal"] if vegan == "no" and veg == "no" else []))
+        population = k.get("pop", pk.get("pop", []))
+        audience = k.get("aud", pk.get("aud", []))
         r = rules[c]
         for reg in r.values():
             for key in list(reg):
@@ -586,7 +590,7 @@ def main():
                     del reg[key]
         # the template leads with the class only when the class is curated or unambiguous
         lead_classes = classes if class_from == "curated" or (class_from == "taxonomy" and len(classes) == 1) else []
-        plain = k.get("plain") or template_plain(lead_classes, r)
+        plain = k.get("plain") or (pk.get("plain") if population and pk.get("pop") else None) or template_plain(lead_classes, r)
         ev = k.get("ev") or ("Regulatory" if ("EU" in r or "US" in r) else "Limited")
         # references: rule references first, then EFSA
         references = []
@@ -616,11 +620,11 @@ def main():
             "class": classes,
             "dietary": diet,
             "source": source,
-            "population": k.get("pop", []),
+            "population": population,
             "region_rules": {reg: r[reg] for reg in REGIONS if reg in r},
             "evidence_level": ev,
             "concern": k.get("concern"),
-            "plain_risk": {"summary": plain, "audience": k.get("aud", [])},
+            "plain_risk": {"summary": plain, "audience": audience},
             "references": references,
             "label_frequency": offtaxonomy.label_frequency(e),
             "updated_at": UPDATED_AT,
