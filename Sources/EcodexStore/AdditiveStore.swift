@@ -199,8 +199,8 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
             }
             // Fuzzy matches rank below every other kind: with `limit` better ones they cannot show.
             let maxEdits = scalars.count <= 3 ? 0 : scalars.count <= 5 ? 1 : 2
-            if ranked.count < limit, maxEdits > 0, let anyTrigram = ftsAnyTrigram(scalars) {
-                let values: [SQLValue] = [.text(anyTrigram), .int(Int64(scalars.count - maxEdits)),
+            if ranked.count < limit, maxEdits > 0, let pieces = ftsTypoCandidates(scalars, maxEdits: maxEdits) {
+                let values: [SQLValue] = [.text(pieces), .int(Int64(scalars.count - maxEdits)),
                                           .int(Int64(scalars.count + maxEdits))]
                 try byTrigrams.forEachRow(values) { row in
                     let name = Array(row.text(0).unicodeScalars)
@@ -389,17 +389,28 @@ private func ftsPhrase(_ key: String) -> String {
     "\"" + key.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }
 
-/// An FTS5 query for names sharing at least one trigram with the query; the
-/// index ranks names sharing more trigrams first. Nil when there are none.
-private func ftsAnyTrigram(_ scalars: [Unicode.Scalar]) -> String? {
+/// An FTS5 query that every name within `maxEdits` edits of the query matches.
+///
+/// Long queries are cut into `2 × maxEdits + 1` pieces of 3 or more letters:
+/// one edit breaks at most two pieces (two only when it swaps letters across
+/// a boundary), so a name within k edits keeps at least one piece whole.
+/// Asking for any whole piece therefore finds every such name while matching
+/// far fewer rows than single trigrams do. Shorter queries ask for any of
+/// their trigrams. Nil when the query is shorter than a trigram.
+private func ftsTypoCandidates(_ scalars: [Unicode.Scalar], maxEdits: Int) -> String? {
     guard scalars.count >= 3 else { return nil }
-    var seen = Set<String>()
+    let pieceCount = 2 * maxEdits + 1
     var terms: [String] = []
-    for i in 0...(scalars.count - 3) {
-        var trigram = String.UnicodeScalarView()
-        trigram.append(contentsOf: scalars[i..<(i + 3)])
-        let t = String(trigram)
-        if seen.insert(t).inserted { terms.append(ftsPhrase(t)) }
+    if scalars.count >= 3 * pieceCount {
+        let size = scalars.count / pieceCount
+        for i in 0..<pieceCount {
+            let end = i == pieceCount - 1 ? scalars.count : (i + 1) * size
+            terms.append(ftsPhrase(String(String.UnicodeScalarView(scalars[(i * size)..<end]))))
+        }
+    } else {
+        for i in 0...(scalars.count - 3) {
+            terms.append(ftsPhrase(String(String.UnicodeScalarView(scalars[i..<(i + 3)]))))
+        }
     }
-    return terms.joined(separator: " OR ")
+    return Array(Set(terms)).sorted().joined(separator: " OR ")
 }
