@@ -104,6 +104,10 @@ import Testing
         let fuzzy = try store.search("asparteme")
         #expect(fuzzy.first?.kind == .fuzzy)
         #expect(fuzzy.first!.score > 0.8)
+        // Long queries take the piece-wise candidate path.
+        #expect(try store.search("sulphite amonia caramel").first?.code == ECode("E150d"))
+        #expect(try store.search("potasium sorbaet").first?.code == ECode("E202"))
+        #expect(try store.search("Ammoniak-Sulfit-Zuckerkuler").first?.code == ECode("E150d"))
         // Three wrong letters in a short word is too far.
         #expect(try store.search("xyzpartame").first?.code != ECode("E951"))
     }
