@@ -42,6 +42,16 @@ import Testing
         #expect(try store.children(of: ECode("E102")!).isEmpty)
     }
 
+    @Test func preloadedLookupsGiveTheSameRecords() throws {
+        let scratch = try Fixtures.Scratch()
+        let plain = try Fixtures.store(in: scratch)
+        let preloaded = try AdditiveStore(location: scratch.location)
+        try preloaded.preload()
+        for code in ["E102", "E160a(ii)", "E160a(iv)", "E999"].map({ ECode($0)! }) {
+            #expect(try preloaded.additive(code: code) == plain.additive(code: code))
+        }
+    }
+
     @Test func lexiconMatchesTheInMemoryCatalog() throws {
         let scratch = try Fixtures.Scratch()
         let store = try Fixtures.store(in: scratch)
