@@ -81,7 +81,9 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
                 WHERE n.key >= ?1 AND n.key < ?1 || char(1114111) LIMIT ?2
                 """)
         } catch let error as SQLiteError {
-            throw AdditiveStore.translate(error, path: path)
+            // This SQL is known to be right, so a failure here means the file does
+            // not have the schema its version promises: treat it as damaged.
+            throw StoreErrors.damaged(path, detail: error.description)
         }
         self.db = db
     }

@@ -6,7 +6,7 @@ import Testing
 /// Damaged, truncated and read-only store files, and recovery by rebuild.
 @Suite struct RecoveryTests {
     enum Damage: String, CaseIterable {
-        case randomBytes, truncated, empty, foreignDatabase
+        case randomBytes, truncated, empty, foreignDatabase, missingTables
     }
 
     private func damage(_ path: URL, _ kind: Damage) throws {
@@ -24,6 +24,9 @@ import Testing
             try FileManager.default.removeItem(at: path)
             let db = try Connection(path: path.path, mode: .create)
             try db.execute("CREATE TABLE notes (text TEXT)")
+        case .missingTables:
+            // The right version number but not the schema it promises.
+            try Connection(path: path.path, mode: .readWrite).execute("DROP TABLE meta")
         }
     }
 
