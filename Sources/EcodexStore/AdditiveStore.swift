@@ -319,19 +319,20 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
 
     /// Opens an installed store read-only and checks that it is one this program can read,
     /// upgrading its schema in place when it is older.
-    static func openChecked(_ path: URL) throws -> Connection {
+    static func openChecked(_ path: URL, migrations: [Migration] = AdditiveSchema.migrations) throws -> Connection {
+        let supported = migrations.last?.version ?? 0
         do {
             var db = try Connection(path: path.path, mode: .readOnly)
             let version = try db.userVersion()
             // An empty or foreign SQLite file has user_version 0 and none of our tables.
             guard version > 0 else { throw StoreErrors.damaged(path, detail: "no Ecodex schema (user_version 0)") }
-            if version > AdditiveSchema.version {
-                throw StoreErrors.newerSchema(path, found: version, supported: AdditiveSchema.version)
+            if version > supported {
+                throw StoreErrors.newerSchema(path, found: version, supported: supported)
             }
-            if version < AdditiveSchema.version {
+            if version < supported {
                 do {
                     let writer = try Connection(path: path.path, mode: .readWrite)
-                    try writer.migrate(AdditiveSchema.migrations)
+                    try writer.migrate(migrations)
                 } catch let error as SQLiteError where error.isReadOnly {
                     throw StoreErrors.readOnlyUpgrade(path, detail: error.description)
                 }

@@ -85,6 +85,20 @@ import Testing
         #expect(error?.message.contains("newer version") == true)
     }
 
+    @Test func anOlderStoreIsMigratedInPlace() throws {
+        let scratch = try Fixtures.Scratch()
+        let location = scratch.location
+        _ = try Fixtures.store(in: scratch)
+        // A future schema step, applied to a store built at today's version.
+        let next = AdditiveSchema.migrations + [
+            Migration(version: AdditiveSchema.version + 1, sql: "CREATE INDEX additives_frequency ON additives (label_frequency)"),
+        ]
+        let db = try AdditiveStore.openChecked(location.additivesPath, migrations: next)
+        #expect(try db.userVersion() == AdditiveSchema.version + 1)
+        #expect(try db.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name = 'additives_frequency'") == 1)
+        #expect(try db.scalarInt("SELECT count(*) FROM additives") == Int64(Fixtures.records.count))
+    }
+
     @Test func aReadOnlyStoreFileStillAnswersLookups() throws {
         let scratch = try Fixtures.Scratch()
         let location = scratch.location
