@@ -232,7 +232,7 @@ import Testing
     @Test func theScannerRunsOnTheStore() throws {
         let scratch = try Fixtures.Scratch()
         let store = try Fixtures.store(in: scratch)
-        let scanner = try Scanner(catalog: store)
+        let scanner = try ScanPipeline(catalog: store)
         let report = try scanner.scanText("Sugar, citric acid, colours: E102, E160a(ii)", options: ScanOptions())
         let codes = report.additives.map(\.code.description)
         #expect(codes.contains("E102"))

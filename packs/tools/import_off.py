@@ -307,11 +307,6 @@ def main():
             by_code[e["code"]]["props"].update(e["props"])
         else:
             by_code[e["code"]] = e
-    # ECode (Swift) reads a lone letter i, v or x after the number as a roman sub-form
-    # (E161i -> E161(i)), so such codes cannot round-trip; leave them out (see REVIEW.md).
-    for c in [c for c in by_code if offtaxonomy.CODE_RE.match(c).group(2) in ("i", "v", "x")]:
-        print("skipped %s: letter suffix reads as a roman sub-form in ECode" % c)
-        del by_code[c]
     codes = sorted(by_code, key=code_key)
 
     # ---------- names ----------
@@ -325,7 +320,7 @@ def main():
             cleaned = [n for n in cleaned if len(n) >= 3 and not JUNK_NAME.search(n) and not (FORMULA.match(n) and re.search(r"\d", n))
                        and n.lower() not in drop_names.get(c, [])]
             lang = lang.replace("_", "-")
-            for n in cleaned:
+            for n in cleaned + cur.get("extra_names", {}).get(c, {}).get(lang, []):
                 lst = nd.setdefault(lang, [])
                 if n.lower() not in [x.lower() for x in lst]:
                     lst.append(n)
@@ -422,11 +417,23 @@ def main():
             reason = "code with rules or curation; then " + reason
         keep_at[key] = keep
         ambiguous.append({"name": key, "codes": sorted(owners[key], key=code_key), "kept_at": keep, "reason": reason})
+    shown_twice = set()
     for c in codes:
         for lang in list(names[c]):
-            names[c][lang] = [n for n in names[c][lang] if keep_at.get(n.lower(), c) == c]
+            kept = [n for n in names[c][lang] if keep_at.get(n.lower(), c) == c]
+            # Every record needs an English name to show, even when that name is
+            # shared: the parser maps a shared name to the more general code.
+            if lang == "en" and not kept and names[c][lang]:
+                kept = names[c][lang][:1]
+                shown_twice.add(kept[0].lower())
+            names[c][lang] = kept
             if not names[c][lang]:
                 del names[c][lang]
+
+    for entry in ambiguous:
+        if entry["name"] in shown_twice:
+            entry["allow_shared"] = True
+            entry["reason"] += "; also kept as the only English name of the other codes"
 
     # ---------- region rules ----------
     rules = {c: {} for c in codes}
