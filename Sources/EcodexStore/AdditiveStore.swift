@@ -25,8 +25,11 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
     private let byCode: Statement
     private let byParent: Statement
     private let byKey: Statement
-    private let byFTS: Statement
+    private let bySubstring: Statement
+    private let byTrigrams: Statement
     private let byPrefix: Statement
+    /// Parsed codes by their text, so building the lexicon parses each code once.
+    private var parsedCodes: [String: ECode] = [:]
 
     /// Opens the store at `location`, building it from the base pack first when
     /// it does not exist yet.
@@ -57,11 +60,20 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
                 FROM names n JOIN additives a ON a.code = n.code
                 WHERE n.key = ? ORDER BY n.kind = 'alias', a.label_frequency DESC, n.id
                 """)
-            // Candidates from the trigram index, best-ranked first; the caller scores them.
-            byFTS = try db.prepare("""
+            // Names containing the query: the trigram tokenizer reads a quoted string as "contains".
+            // The most frequent on labels come first, since that is the tiebreak.
+            bySubstring = try db.prepare("""
                 SELECT n.key, n.name, n.code, n.lang, a.label_frequency
                 FROM names_fts f JOIN names n ON n.id = f.rowid JOIN additives a ON a.code = n.code
-                WHERE names_fts MATCH ? ORDER BY f.rank LIMIT ?
+                WHERE names_fts MATCH ?1 ORDER BY a.label_frequency DESC LIMIT ?2
+                """)
+            // Typo candidates: names sharing a trigram with the query and close to it in
+            // length (k edits change the length by at most k). Ranking them with bm25
+            // would cost more than measuring their edit distance, so the caller does that.
+            byTrigrams = try db.prepare("""
+                SELECT n.key, n.name, n.code, n.lang, a.label_frequency
+                FROM names_fts f JOIN names n ON n.id = f.rowid JOIN additives a ON a.code = n.code
+                WHERE names_fts MATCH ?1 AND length(n.key) BETWEEN ?2 AND ?3
                 """)
             byPrefix = try db.prepare("""
                 SELECT n.key, n.name, n.code, n.lang, a.label_frequency
@@ -69,7 +81,9 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
                 WHERE n.key >= ?1 AND n.key < ?1 || char(1114111) LIMIT ?2
                 """)
         } catch let error as SQLiteError {
-            throw AdditiveStore.translate(error, path: path)
+            // This SQL is known to be right, so a failure here means the file does
+            // not have the schema its version promises: treat it as damaged.
+            throw StoreErrors.damaged(path, detail: error.description)
         }
         self.db = db
     }
@@ -120,11 +134,20 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
     public func allAdditives() throws -> [Additive] {
         try withConnection {
             var out: [Additive] = []
-            try db.prepare("SELECT record FROM additives ORDER BY number, code").forEachRow {
-                out.append(try decode($0.text(0)))
+            try db.prepare("SELECT code, record FROM additives ORDER BY number, code").forEachRow {
+                let additive = try decode($0.text(1))
+                records[additive.code] = additive
+                out.append(additive)
             }
             return out
         }
+    }
+
+    /// Decodes every record into memory now, so that later lookups by code cost
+    /// well under a microsecond instead of a JSON decode (tens of microseconds)
+    /// each. Worth calling on a spare thread while OCR runs; never required.
+    public func preload() throws {
+        _ = try allAdditives()
     }
 
     /// Every name the parser should know, context-only names included. Built once per instance.
@@ -134,10 +157,10 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
             var entries: [LexiconEntry] = []
             var known = Set<ECode>()
             try db.prepare("SELECT code FROM additives").forEachRow {
-                if let c = ECode($0.text(0)) { known.insert(c) }
+                if let c = parseCode($0.text(0)) { known.insert(c) }
             }
             try db.prepare("SELECT name, code, lang, context_only FROM names ORDER BY id").forEachRow {
-                guard let code = ECode($0.text(1)) else { return }
+                guard let code = parseCode($0.text(1)) else { return }
                 entries.append(LexiconEntry(name: $0.text(0), code: code, lang: $0.text(2), contextOnly: $0.int64(3) != 0))
             }
             let lexicon = Lexicon(entries: entries, knownCodes: known)
@@ -158,10 +181,11 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
     /// Fuzzy name search: the best `limit` additives for `query`, one match each,
     /// ranked exact > alias > partial > fuzzy, then by score, then by label frequency.
     ///
-    /// A code (`E102`, `e 160 a`) is an exact match. Names within one edit
-    /// (queries of 4–5 letters) or two edits (6 or more) count as fuzzy matches,
-    /// so `tartrazien` finds Tartrazine. Queries shorter than 3 letters match
-    /// whole names and name prefixes only, without the trigram index.
+    /// A code (`E102`, `e 160 a`) is an exact match. Whole names within one edit
+    /// (queries of 4–5 letters) or two edits (6 or more; a swap of neighbouring
+    /// letters is one edit) count as fuzzy matches, so `tartrazien` finds
+    /// Tartrazine. Queries shorter than 3 letters match whole names and name
+    /// prefixes only, without the trigram index.
     public func search(_ query: String, limit: Int = 5) throws -> [NameMatch] {
         let key = NameKey.normalize(query)
         guard !key.isEmpty, limit > 0 else { return [] }
@@ -178,20 +202,22 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
                     ranked.offer(try candidate(row, kind: .partial, score: partialScore(key, in: row.text(0))),
                                  frequency: Int(row.int64(4)))
                 }
-            } else {
-                // Substring matches: the trigram tokenizer treats a quoted string as "contains".
-                try byFTS.forEachRow([.text(ftsPhrase(key)), .int(400)]) { row in
-                    ranked.offer(try candidate(row, kind: .partial, score: partialScore(key, in: row.text(0))),
-                                 frequency: Int(row.int64(4)))
-                }
-                let limitEdits = scalars.count <= 3 ? 0 : scalars.count <= 5 ? 1 : 2
-                if limitEdits > 0, let anyTrigram = ftsAnyTrigram(scalars) {
-                    try byFTS.forEachRow([.text(anyTrigram), .int(120)]) { row in
-                        let name = Array(row.text(0).unicodeScalars)
-                        guard let d = fuzzyDistance(scalars, name, limit: limitEdits) else { return }
-                        let score = 1 - Double(d) / Double(max(scalars.count, name.count))
-                        ranked.offer(try candidate(row, kind: .fuzzy, score: score), frequency: Int(row.int64(4)))
-                    }
+                return ranked.best(limit)
+            }
+            try bySubstring.forEachRow([.text(ftsPhrase(key)), .int(200)]) { row in
+                ranked.offer(try candidate(row, kind: .partial, score: partialScore(key, in: row.text(0))),
+                             frequency: Int(row.int64(4)))
+            }
+            // Fuzzy matches rank below every other kind: with `limit` better ones they cannot show.
+            let maxEdits = scalars.count <= 3 ? 0 : scalars.count <= 5 ? 1 : 2
+            if ranked.count < limit, maxEdits > 0, let pieces = ftsTypoCandidates(scalars, maxEdits: maxEdits) {
+                let values: [SQLValue] = [.text(pieces), .int(Int64(scalars.count - maxEdits)),
+                                          .int(Int64(scalars.count + maxEdits))]
+                try byTrigrams.forEachRow(values) { row in
+                    let name = Array(row.text(0).unicodeScalars)
+                    guard let d = EditDistance.distance(scalars, name, limit: maxEdits) else { return }
+                    let score = 1 - Double(d) / Double(max(scalars.count, name.count))
+                    ranked.offer(try candidate(row, kind: .fuzzy, score: score), frequency: Int(row.int64(4)))
                 }
             }
             return ranked.best(limit)
@@ -218,6 +244,15 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
         return additive
     }
 
+    /// The stored JSON of one record, without decoding it (for measuring the SQLite part of a lookup).
+    func recordJSON(_ code: ECode) throws -> String? {
+        try withConnection {
+            try byCode.bind([.text(code.description)])
+            defer { byCode.reset() }
+            return try byCode.step() ? byCode.text(0) : nil
+        }
+    }
+
     private func decode(_ json: String) throws -> Additive {
         do {
             return try decoder.decode(Additive.self, from: Data(json.utf8))
@@ -231,7 +266,7 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
         var out: [(match: NameMatch, frequency: Int)] = []
         var seen = Set<ECode>()
         try byKey.forEachRow([.text(key)]) { row in
-            guard let code = ECode(row.text(1)), seen.insert(code).inserted else { return }
+            guard let code = parseCode(row.text(1)), seen.insert(code).inserted else { return }
             let exact = row.text(3) == "exact"
             out.append((NameMatch(code: code, name: row.text(0), lang: row.text(2),
                                   kind: exact ? .exact : .alias, score: exact ? 1 : 0.9), Int(row.int64(4))))
@@ -239,9 +274,16 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
         return out
     }
 
+    private func parseCode(_ text: String) -> ECode? {
+        if let code = parsedCodes[text] { return code }
+        let code = ECode(text)
+        parsedCodes[text] = code
+        return code
+    }
+
     /// Builds a match from a candidate row (key, name, code, lang, label_frequency).
     private func candidate(_ row: Statement, kind: NameMatch.Kind, score: Double) throws -> NameMatch {
-        guard let code = ECode(row.text(2)) else {
+        guard let code = parseCode(row.text(2)) else {
             throw StoreErrors.damaged(location.additivesPath, detail: "bad code \(row.text(2)) in names")
         }
         return NameMatch(code: code, name: row.text(1), lang: row.text(3), kind: kind, score: score)
@@ -277,19 +319,20 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
 
     /// Opens an installed store read-only and checks that it is one this program can read,
     /// upgrading its schema in place when it is older.
-    static func openChecked(_ path: URL) throws -> Connection {
+    static func openChecked(_ path: URL, migrations: [Migration] = AdditiveSchema.migrations) throws -> Connection {
+        let supported = migrations.last?.version ?? 0
         do {
             var db = try Connection(path: path.path, mode: .readOnly)
             let version = try db.userVersion()
             // An empty or foreign SQLite file has user_version 0 and none of our tables.
             guard version > 0 else { throw StoreErrors.damaged(path, detail: "no Ecodex schema (user_version 0)") }
-            if version > AdditiveSchema.version {
-                throw StoreErrors.newerSchema(path, found: version, supported: AdditiveSchema.version)
+            if version > supported {
+                throw StoreErrors.newerSchema(path, found: version, supported: supported)
             }
-            if version < AdditiveSchema.version {
+            if version < supported {
                 do {
                     let writer = try Connection(path: path.path, mode: .readWrite)
-                    try writer.migrate(AdditiveSchema.migrations)
+                    try writer.migrate(migrations)
                 } catch let error as SQLiteError where error.isReadOnly {
                     throw StoreErrors.readOnlyUpgrade(path, detail: error.description)
                 }
@@ -329,6 +372,8 @@ private struct Ranking {
         best[match.code] = (match, frequency)
     }
 
+    var count: Int { best.count }
+
     func best(_ limit: Int) -> [NameMatch] {
         best.values.sorted { a, b in
             if a.match.kind != b.match.kind { return a.match.kind < b.match.kind }
@@ -351,38 +396,33 @@ private func partialScore(_ key: String, in name: String) -> Double {
     return padded.contains(" \(key) ") ? 0.7 : name.hasPrefix(key) || name.contains(" \(key)") ? 0.65 : 0.6
 }
 
-/// The smaller of the edit distance to the whole name and to any run of the
-/// name's words as long as the query, so `carmin` is near `cochineal carmine`.
-private func fuzzyDistance(_ query: [Unicode.Scalar], _ name: [Unicode.Scalar], limit: Int) -> Int? {
-    var best = EditDistance.distance(query, name, limit: limit)
-    let queryWords = query.split(separator: " ").count
-    let words = name.split(separator: " ")
-    guard words.count > queryWords else { return best }
-    for start in 0...(words.count - queryWords) {
-        let window = Array(words[start..<(start + queryWords)].joined(separator: [" "]))
-        if let d = EditDistance.distance(query, window, limit: min(limit, best ?? limit)) {
-            best = min(best ?? Int.max, d)
-        }
-    }
-    return best
-}
-
 /// An FTS5 query for names that contain `key` as a substring.
 private func ftsPhrase(_ key: String) -> String {
     "\"" + key.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }
 
-/// An FTS5 query for names sharing at least one trigram with the query; the
-/// index ranks names sharing more trigrams first. Nil when there are none.
-private func ftsAnyTrigram(_ scalars: [Unicode.Scalar]) -> String? {
+/// An FTS5 query that every name within `maxEdits` edits of the query matches.
+///
+/// Long queries are cut into `2 × maxEdits + 1` pieces of 3 or more letters:
+/// one edit breaks at most two pieces (two only when it swaps letters across
+/// a boundary), so a name within k edits keeps at least one piece whole.
+/// Asking for any whole piece therefore finds every such name while matching
+/// far fewer rows than single trigrams do. Shorter queries ask for any of
+/// their trigrams. Nil when the query is shorter than a trigram.
+private func ftsTypoCandidates(_ scalars: [Unicode.Scalar], maxEdits: Int) -> String? {
     guard scalars.count >= 3 else { return nil }
-    var seen = Set<String>()
+    let pieceCount = 2 * maxEdits + 1
     var terms: [String] = []
-    for i in 0...(scalars.count - 3) {
-        var trigram = String.UnicodeScalarView()
-        trigram.append(contentsOf: scalars[i..<(i + 3)])
-        let t = String(trigram)
-        if seen.insert(t).inserted { terms.append(ftsPhrase(t)) }
+    if scalars.count >= 3 * pieceCount {
+        let size = scalars.count / pieceCount
+        for i in 0..<pieceCount {
+            let end = i == pieceCount - 1 ? scalars.count : (i + 1) * size
+            terms.append(ftsPhrase(String(String.UnicodeScalarView(scalars[(i * size)..<end]))))
+        }
+    } else {
+        for i in 0...(scalars.count - 3) {
+            terms.append(ftsPhrase(String(String.UnicodeScalarView(scalars[i..<(i + 3)]))))
+        }
     }
-    return terms.joined(separator: " OR ")
+    return Array(Set(terms)).sorted().joined(separator: " OR ")
 }

@@ -71,6 +71,10 @@ public final class UserStore: @unchecked Sendable {
         return target
     }
 
+    deinit {
+        db.close()
+    }
+
     // MARK: - Scan history
 
     /// Saves one scan's result and returns its history id.
@@ -82,7 +86,7 @@ public final class UserStore: @unchecked Sendable {
         let stored = try UserStore.replacingInput(in: json, with: label)
         let summary = report.summary
         return try withConnection {
-            try db.prepare("""
+            try db.cached("""
                 INSERT INTO scan_history (scanned_at, input_label, input_kind, region, codes, flagged, neutral,
                                           unmatched, data_version, pack_version, result_json)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -100,7 +104,7 @@ public final class UserStore: @unchecked Sendable {
     public func history(limit: Int = 20) throws -> [HistoryEntry] {
         try withConnection {
             var out: [HistoryEntry] = []
-            try db.prepare("\(HistoryEntry.select) ORDER BY scanned_at DESC, id DESC LIMIT ?")
+            try db.cached("\(HistoryEntry.select) ORDER BY scanned_at DESC, id DESC LIMIT ?")
                 .forEachRow([.int(Int64(max(0, limit)))]) { out.append(HistoryEntry(row: $0)) }
             return out
         }
@@ -109,7 +113,8 @@ public final class UserStore: @unchecked Sendable {
     /// One past scan, with its JSON result to show again; nil when there is no such id.
     public func historyEntry(id: Int64) throws -> HistoryEntry? {
         try withConnection {
-            let statement = try db.prepare("\(HistoryEntry.select) WHERE id = ?")
+            let statement = try db.cached("\(HistoryEntry.select) WHERE id = ?")
+            defer { statement.reset() }
             try statement.bind([.int(id)])
             return try statement.step() ? HistoryEntry(row: statement) : nil
         }
@@ -125,7 +130,7 @@ public final class UserStore: @unchecked Sendable {
     /// Saves (or replaces) a product's ingredients by barcode.
     public func cacheProduct(_ product: CachedProduct) throws {
         try withConnection {
-            try db.prepare("""
+            try db.cached("""
                 INSERT OR REPLACE INTO product_cache (barcode, ingredients_text, additives_found, timestamp, region)
                 VALUES (?, ?, ?, ?, ?)
                 """).run([
@@ -139,10 +144,11 @@ public final class UserStore: @unchecked Sendable {
     /// The cached product for `barcode`, or nil.
     public func cachedProduct(barcode: String) throws -> CachedProduct? {
         try withConnection {
-            let statement = try db.prepare("""
+            let statement = try db.cached("""
                 SELECT barcode, ingredients_text, additives_found, timestamp, region FROM product_cache WHERE barcode = ?
                 """)
             try statement.bind([.text(barcode)])
+            defer { statement.reset() }
             guard try statement.step() else { return nil }
             return CachedProduct(
                 barcode: statement.text(0), ingredientsText: statement.text(1),
@@ -202,16 +208,15 @@ public final class UserStore: @unchecked Sendable {
         return StoreErrors.historyUnavailable(path, detail: error.description)
     }
 
+    /// ISO 8601 with milliseconds, UTC: sorts as text in time order.
+    private static let timeFormat = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+
     static func timestamp(_ date: Date) -> String {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.string(from: date)
+        timeFormat.format(date)
     }
 
     static func date(_ text: String) -> Date {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.date(from: text) ?? Date(timeIntervalSince1970: 0)
+        (try? timeFormat.parse(text)) ?? Date(timeIntervalSince1970: 0)
     }
 }
 

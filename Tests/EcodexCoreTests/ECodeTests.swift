@@ -5,7 +5,7 @@ import Testing
     @Test(arguments: [
         ("E102", "E102"), ("e 330", "E330"), ("E-330", "E330"), ("INS 211", "E211"), ("E150d", "E150d"),
         ("E 150 D", "E150d"), ("E160a(ii)", "E160a(ii)"), ("E160aii", "E160a(ii)"), ("e0330", "E330"),
-        ("E1422", "E1422"), ("SIN450i", "E450(i)"), ("E450(iii)", "E450(iii)"),
+        ("E1422", "E1422"), ("SIN450i", "E450(i)"), ("E450(iii)", "E450(iii)"), ("E161i", "E161i"), ("E161j", "E161j"),
     ])
     func normalises(_ input: String, _ expected: String) {
         #expect(ECode(input)?.description == expected)

@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func unknownCodeIsALookupError() throws {
-        let run = try scan.run(["code", "E999", "--format", "json"])
+        let run = try scan.run(["code", "E199", "--format", "json"])
         #expect(run.status == 13)
         #expect(run.jsonLines().first?.errorClass == "lookup_error")
     }

@@ -78,8 +78,14 @@ public struct Additive: Codable, Sendable, Equatable {
         updatedAt = try c.decode(String.self, forKey: .updatedAt)
     }
 
-    /// The canonical (first English) name, or the code when there is none.
-    public var canonicalName: String { names["en"]?.first ?? code.description }
+    /// The canonical name: the first English name, else the first name in another
+    /// label language (some additives have no English name on record), else the code.
+    public var canonicalName: String {
+        for lang in ["en", "fr", "de", "es", "it", "nl"] {
+            if let n = names[lang]?.first { return n }
+        }
+        return names.sorted { $0.key < $1.key }.first?.value.first ?? code.description
+    }
 
     /// The name shoppers in `region` read on labels: the US regulatory name in
     /// the US (`FD&C Yellow No. 5`), the rule's own name if it has one, else the canonical name.
@@ -118,6 +124,16 @@ public struct RegionRule: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case approved, warningRequired = "warning_required", statement, conditions, name, reference
     }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        approved = try c.decode(Bool.self, forKey: .approved)
+        warningRequired = try c.decodeIfPresent(Bool.self, forKey: .warningRequired) ?? false
+        statement = try c.decodeIfPresent(String.self, forKey: .statement)
+        conditions = try c.decodeIfPresent(String.self, forKey: .conditions)
+        name = try c.decodeIfPresent(String.self, forKey: .name)
+        reference = try c.decodeIfPresent(Reference.self, forKey: .reference)
+    }
 }
 
 /// Yes, no, or "depends on the source" (e.g. E471 may come from plants or animals).
@@ -137,6 +153,17 @@ public struct Dietary: Codable, Sendable, Equatable {
         self.vegetarian = vegetarian
         self.kosher = kosher
         self.halal = halal
+    }
+
+    enum CodingKeys: String, CodingKey { case vegan, vegetarian, kosher, halal }
+
+    /// Missing keys mean "unknown", so pack authors write only what they know.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        vegan = try c.decodeIfPresent(DietStatus.self, forKey: .vegan) ?? .unknown
+        vegetarian = try c.decodeIfPresent(DietStatus.self, forKey: .vegetarian) ?? .unknown
+        kosher = try c.decodeIfPresent(DietStatus.self, forKey: .kosher) ?? .unknown
+        halal = try c.decodeIfPresent(DietStatus.self, forKey: .halal) ?? .unknown
     }
 
     public func status(for diet: Diet) -> DietStatus {

@@ -28,7 +28,8 @@ public struct ECode: Hashable, Comparable, Sendable, CustomStringConvertible, Co
         guard !digits.isEmpty, digits.count <= 5, let n = Int(digits), n > 0, n < 2000 else { return nil }
         s = s.dropFirst(digits.count)
         var letter: Character?
-        if let c = s.first, ECode.suffixLetters.contains(c), !ECode.isRomanStart(s) {
+        if let c = s.first, ECode.suffixLetters.contains(c),
+           !ECode.isRomanStart(s) || (s.count == 1 && ECode.romanLookingLetters[n] == c) {
             letter = c
             s = s.dropFirst()
         }
@@ -43,8 +44,12 @@ public struct ECode: Hashable, Comparable, Sendable, CustomStringConvertible, Co
         self.init(number: n, letter: letter, roman: roman)
     }
 
-    /// Letter suffixes in use (E150a–d, E160a–f, E472a–g); others are not codes.
-    static let suffixLetters: Set<Character> = ["a", "b", "c", "d", "e", "f", "g", "h"]
+    /// Letter suffixes in use (E150a–d, E160a–f, E161a–j, E472a–g); others are not codes.
+    static let suffixLetters: Set<Character> = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"]
+
+    /// Codes whose letter looks like a roman numeral: E161i (citranaxanthin) is a
+    /// letter form, where `E450i` would be the sub-form E450(i).
+    static let romanLookingLetters: [Int: Character] = [161: "i"]
 
     /// Roman sub-forms used in additive codes (E160a(ii), E450(iii), E472(ix)...).
     static let romanNumerals: Set<String> = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix"]

@@ -58,8 +58,10 @@ public struct IngredientParser: Sendable {
         while i < tokens.count {
             let t = tokens[i]
             let lead = norm.scalars[Int(t.start)]
+            // A code token has a digit (`E330`, `E2l1`, `F129`) or is a bare prefix (`E`, `INS`, `SIN`).
             let candidate = t.kind == .word
-                ? (lead == 0x45 || lead == 0x49 || lead == 0x53 || lead == 0x46 || lead == 0x43)
+                ? ((lead == 0x45 || lead == 0x49 || lead == 0x53 || lead == 0x46 || lead == 0x43)
+                    && (t.hasDigit || t.length == 1 || t.length == 3))
                 : (t.key == 0xA3 || t.key == 0x20AC)
             if candidate {
                 let hits = reader.readPrefixed(at: i)
@@ -91,23 +93,23 @@ public struct IngredientParser: Sendable {
             if NameIndex.stopWords.contains(t.key) { continue }
             var low = false
             if let ocr, !ocr.isEmpty, let c = ocr.mean(over: byteRange(k..<(k + 1))) { low = c < 0.6 }
-            stream.append(.init(token: Int32(k), id: index.id(ofWordHash: t.key), barrierBefore: barrier,
-                                length: t.end - t.start, lowConfidence: low))
+            let id = index.id(ofWordHash: t.key)
+            let length = Int(t.end - t.start)
+            let eligible = id < 0 && !t.hasDigit && length <= 40
+                && (length >= NameIndex.fuzzyMinLength || (low && length >= NameIndex.fuzzyMinLength - 1))
+            stream.append(.init(token: Int32(k), id: id, barrierBefore: barrier, length: Int32(length),
+                                lowConfidence: low, fuzzyEligible: eligible, scalarStart: t.start, scalarEnd: t.end))
             barrier = false
         }
-        var fuzzyCache: [Int: [Int32]] = [:]
-        let fuzzy: (Int) -> [Int32] = { p in
-            if let hit = fuzzyCache[p] { return hit }
-            let t = tokens[Int(stream[p].token)]
-            let found = t.hasDigit ? [] : index.fuzzyCandidates(norm.scalars[Int(t.start)..<Int(t.end)])
-            fuzzyCache[p] = found
-            return found
-        }
+        var fuzzyCache = NameIndex.FuzzyCache(count: stream.count)
         var structure = IngredientStructure(tokens: tokens, scalars: norm.scalars)
         var nameHits: [Candidate] = []
         var p = 0
         while p < stream.count {
-            guard let m = index.longestMatch(stream, at: p, fuzzy: fuzzy) else { p += 1; continue }
+            guard let m = index.longestMatch(stream, at: p, scalars: norm.scalars, cache: &fuzzyCache) else {
+                p += 1
+                continue
+            }
             let range = Int(stream[m.startWord].token)..<(Int(stream[m.endWord - 1].token) + 1)
             if m.target.function != nil || m.target.nutrient {
                 structure.noteClass(at: range, function: m.target.function, nutrient: m.target.nutrient)

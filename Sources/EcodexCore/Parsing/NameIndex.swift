@@ -30,6 +30,11 @@ struct NameIndex: Sendable {
         var length: Int32
         /// Word confidence is low (OCR): fuzzy matching may reach shorter words.
         var lowConfidence: Bool
+        /// The word may stand in for a known word within one edit (unknown, letters only, long enough).
+        var fuzzyEligible: Bool
+        /// Range of the word in the normalised scalars.
+        var scalarStart: Int32
+        var scalarEnd: Int32
     }
 
     /// The longest key found at a start position.
@@ -41,13 +46,15 @@ struct NameIndex: Sendable {
         var edits: Int
     }
 
-    private var vocab: [UInt64: Int32] = [:]
+    private var vocab = HashMap64(capacity: 1 << 14)
     private var words: [[UInt32]] = []
-    private var edges: [UInt64: Int32] = [:]
+    private var edges = HashMap64(capacity: 1 << 15)
     private var terminal: [Int32] = [-1]
     private var targets: [Target] = []
-    /// Sorted (deletion hash, word id) pairs: the one-edit neighbourhood of every long word.
-    private var deletions: [(hash: UInt64, word: Int32)] = []
+    /// One-deletion hashes of every long word → first posting; postings chain through `deletionNext`.
+    private var deletionHead = HashMap64(capacity: 1 << 16)
+    private var deletionWord: [Int32] = []
+    private var deletionNext: [Int32] = []
 
     /// Words that mark a number (`No. 5`, `N° 5`, `Nr 5`): dropped before a number on both sides.
     static let numberMarks: Set<UInt64> = Set(["NO", "N", "NR", "NUMBER", "NUM", "NB"].map {
@@ -149,9 +156,10 @@ struct NameIndex: Sendable {
 
     private mutating func wordID(_ w: [UInt32]) -> Int32 {
         let h = Token.hash(w)
-        if let id = vocab[h] { return id }
+        let found = vocab.get(h)
+        if found >= 0 { return found }
         let id = Int32(words.count)
-        vocab[h] = id
+        vocab.set(h, id)
         words.append(w)
         return id
     }
@@ -160,14 +168,15 @@ struct NameIndex: Sendable {
         var node: Int32 = 0
         for w in key {
             let id = wordID(w)
-            let edge = UInt64(UInt32(bitPattern: node)) << 32 | UInt64(UInt32(bitPattern: id))
-            if let next = edges[edge] {
+            let edge = Self.edgeKey(node, id)
+            let next = edges.get(edge)
+            if next >= 0 {
                 node = next
             } else {
-                let next = Int32(terminal.count)
+                let fresh = Int32(terminal.count)
                 terminal.append(-1)
-                edges[edge] = next
-                node = next
+                edges.set(edge, fresh)
+                node = fresh
             }
         }
         let existing = terminal[Int(node)]
@@ -213,53 +222,81 @@ struct NameIndex: Sendable {
         return false
     }
 
-    private mutating func buildDeletions() {
-        var pairs: [(hash: UInt64, word: Int32)] = []
-        for (id, w) in words.enumerated() where w.count >= Self.fuzzyMinLength - 1 && w.count <= 40 {
-            pairs.append((Token.hash(w), Int32(id)))
-            for skip in 0..<w.count {
-                pairs.append((Self.hash(w, skipping: skip), Int32(id)))
-            }
-        }
-        pairs.sort { $0.hash < $1.hash || ($0.hash == $1.hash && $0.word < $1.word) }
-        deletions = pairs
+    @inline(__always)
+    private static func edgeKey(_ node: Int32, _ word: Int32) -> UInt64 {
+        UInt64(UInt32(bitPattern: node)) << 32 | UInt64(UInt32(bitPattern: word))
     }
 
-    private static func hash(_ w: some Collection<UInt32>, skipping skip: Int) -> UInt64 {
-        var h = Token.fnvOffset
-        for (k, v) in w.enumerated() where k != skip { h = Token.fnvStep(h, v) }
-        return h
+    private mutating func buildDeletions() {
+        var hashes: [UInt64] = []
+        for (id, w) in words.enumerated() where w.count >= Self.fuzzyMinLength - 1 && w.count <= 40 {
+            hashes.removeAll(keepingCapacity: true)
+            Self.deletionHashes(w[...], into: &hashes)
+            for h in hashes {
+                let posting = Int32(deletionWord.count)
+                deletionWord.append(Int32(id))
+                deletionNext.append(deletionHead.get(h))
+                deletionHead.set(h, posting)
+            }
+        }
+    }
+
+    private static let prime: UInt64 = 0x100_0000_01B3
+
+    /// Polynomial hashes of `w` and of `w` with each one letter removed, in O(length).
+    ///
+    /// With h(s) = Σ s[i]·P^(n-1-i), removing position k gives
+    /// h(s[..<k])·P^(n-1-k) + h(s[(k+1)...]), so every deletion costs a multiply and an add.
+    static func deletionHashes(_ w: ArraySlice<UInt32>, into out: inout [UInt64]) {
+        let a = Array(w)
+        let n = a.count
+        var full: UInt64 = 0
+        for v in a { full = full &* prime &+ UInt64(v) }
+        out.append(full)
+        // suffix[k] = hash of a[k...]; power[k] = P^k.
+        var suffix = [UInt64](repeating: 0, count: n + 1)
+        var power = [UInt64](repeating: 1, count: n + 1)
+        for k in 1...max(1, n) where k <= n { power[k] = power[k - 1] &* prime }
+        var k = n - 1
+        while k >= 0 {
+            suffix[k] = UInt64(a[k]) &* power[n - 1 - k] &+ suffix[k + 1]
+            k -= 1
+        }
+        var prefix: UInt64 = 0
+        for k in 0..<n {
+            out.append(prefix &* power[n - 1 - k] &+ suffix[k + 1])
+            prefix = prefix &* prime &+ UInt64(a[k])
+        }
     }
 
     // MARK: Lookup
 
     /// The vocabulary id of a word token, or -1.
-    func id(ofWordHash h: UInt64) -> Int32 { vocab[h] ?? -1 }
+    @inline(__always)
+    func id(ofWordHash h: UInt64) -> Int32 { vocab.get(h) }
 
     /// Known words within one edit (substitution, insertion, deletion or adjacent swap) of `word`.
-    func fuzzyCandidates(_ word: ArraySlice<UInt32>) -> [Int32] {
-        guard word.count >= Self.fuzzyMinLength - 1, word.count <= 40 else { return [] }
-        var probes: [UInt64] = [Token.hash(word)]
-        for skip in 0..<word.count { probes.append(Self.hash(word, skipping: skip)) }
-        var found: [Int32] = []
+    func fuzzyCandidates(_ word: ArraySlice<UInt32>, into found: inout [Int32]) {
+        guard word.count >= Self.fuzzyMinLength - 1, word.count <= 40 else { return }
+        var probes: [UInt64] = []
+        probes.reserveCapacity(word.count + 1)
+        Self.deletionHashes(word, into: &probes)
+        let first = found.count
         for p in probes {
-            var lo = 0, hi = deletions.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if deletions[mid].hash < p { lo = mid + 1 } else { hi = mid }
-            }
-            while lo < deletions.count, deletions[lo].hash == p {
-                let w = deletions[lo].word
+            var posting = deletionHead.get(p)
+            while posting >= 0 {
+                let w = deletionWord[Int(posting)]
+                posting = deletionNext[Int(posting)]
                 // A known word plus or minus a last letter is another word (`pectinas` / `pectinase`),
                 // not an OCR slip.
                 let known = words[Int(w)]
-                if !found.contains(w), !known.starts(with: word), !word.starts(with: known),
-                   EditDistance.withinOne(known, word) { found.append(w) }
-                lo += 1
-                if found.count >= 8 { return found }
+                if !found[first...].contains(w), !known.starts(with: word), !word.starts(with: known),
+                   EditDistance.withinOne(known, word) {
+                    found.append(w)
+                    if found.count - first >= 8 { return }
+                }
             }
         }
-        return found
     }
 
     /// Edits a name of `chars` letters may carry: none for short names, more for long ones.
@@ -271,47 +308,78 @@ struct NameIndex: Sendable {
         return 3
     }
 
-    /// The longest key that starts at stream word `start`; `fuzzy` gives cached fuzzy candidates per word.
-    func longestMatch(_ stream: [StreamWord], at start: Int, fuzzy: (Int) -> [Int32]) -> Match? {
+    /// Fuzzy candidates per stream word, computed on first use and kept for the parse.
+    struct FuzzyCache {
+        var start: [Int32]
+        var end: [Int32]
+        var pool: [Int32] = []
+
+        init(count: Int) {
+            start = [Int32](repeating: -1, count: count)
+            end = [Int32](repeating: -1, count: count)
+        }
+    }
+
+    /// The longest key that starts at stream word `start`.
+    func longestMatch(_ stream: [StreamWord], at start: Int, scalars: [UInt32], cache: inout FuzzyCache) -> Match? {
+        let w = stream[start]
+        // Most words start no name: reject them before any search.
+        if w.id >= 0 {
+            if edges.get(Self.edgeKey(0, w.id)) < 0 { return nil }
+        } else if !w.fuzzyEligible {
+            return nil
+        }
         var best: Match?
-        // Depth-first over (node, position, edits, low-confidence seen); branching is bounded
-        // by the fuzzy candidate cap, depth by the longest name.
-        var stack: [(node: Int32, pos: Int, edits: Int, low: Bool)] = [(0, start, 0, false)]
         var steps = 0
-        while let (node, pos, edits, low) = stack.popLast() {
-            steps += 1
-            if steps > 256 { break }
-            guard pos < stream.count else { continue }
-            let w = stream[pos]
-            if pos > start && w.barrierBefore { continue }
-            var options: [(Int32, Int)] = []
-            if w.id >= 0 {
-                options.append((w.id, 0))
-            } else if w.length >= Int32(Self.fuzzyMinLength) || (w.lowConfidence && w.length >= Int32(Self.fuzzyMinLength - 1)) {
-                for c in fuzzy(pos) { options.append((c, 1)) }
-            }
-            for (wid, cost) in options {
-                let edge = UInt64(UInt32(bitPattern: node)) << 32 | UInt64(UInt32(bitPattern: wid))
-                guard let child = edges[edge] else { continue }
-                let e = edits + cost
-                if e > 3 { continue }
-                let lowHere = low || w.lowConfidence
-                let t = terminal[Int(child)]
-                if t >= 0 {
-                    let target = targets[Int(t)]
-                    let allowed = Self.editBudget(chars: target.chars, lowConfidence: lowHere)
-                    if e <= allowed {
-                        let m = Match(startWord: start, endWord: pos + 1, target: target, edits: e)
-                        if let b = best {
-                            if m.endWord > b.endWord || (m.endWord == b.endWord && m.edits < b.edits) { best = m }
-                        } else {
-                            best = m
-                        }
-                    }
+        walk(stream, start: start, pos: start, node: 0, edits: 0, low: false, scalars: scalars, cache: &cache,
+             best: &best, steps: &steps)
+        return best
+    }
+
+    /// Depth-first over the trie; depth is bounded by the longest name, branching by the candidate cap.
+    private func walk(_ stream: [StreamWord], start: Int, pos: Int, node: Int32, edits: Int, low: Bool,
+                      scalars: [UInt32], cache: inout FuzzyCache, best: inout Match?, steps: inout Int) {
+        steps += 1
+        guard steps <= 256, pos < stream.count else { return }
+        let w = stream[pos]
+        if pos > start && w.barrierBefore { return }
+        let lowHere = low || w.lowConfidence
+        if w.id >= 0 {
+            follow(stream, start: start, pos: pos, node: node, word: w.id, edits: edits, low: lowHere,
+                   scalars: scalars, cache: &cache, best: &best, steps: &steps)
+            return
+        }
+        guard w.fuzzyEligible, edits < 3 else { return }
+        if cache.start[pos] < 0 {
+            cache.start[pos] = Int32(cache.pool.count)
+            fuzzyCandidates(scalars[Int(w.scalarStart)..<Int(w.scalarEnd)], into: &cache.pool)
+            cache.end[pos] = Int32(cache.pool.count)
+        }
+        var c = Int(cache.start[pos])
+        while c < Int(cache.end[pos]) {
+            follow(stream, start: start, pos: pos, node: node, word: cache.pool[c], edits: edits + 1, low: lowHere,
+                   scalars: scalars, cache: &cache, best: &best, steps: &steps)
+            c += 1
+        }
+    }
+
+    private func follow(_ stream: [StreamWord], start: Int, pos: Int, node: Int32, word: Int32, edits: Int, low: Bool,
+                        scalars: [UInt32], cache: inout FuzzyCache, best: inout Match?, steps: inout Int) {
+        let child = edges.get(Self.edgeKey(node, word))
+        guard child >= 0 else { return }
+        let t = terminal[Int(child)]
+        if t >= 0 {
+            let target = targets[Int(t)]
+            if edits <= Self.editBudget(chars: target.chars, lowConfidence: low) {
+                let m = Match(startWord: start, endWord: pos + 1, target: target, edits: edits)
+                if let b = best {
+                    if m.endWord > b.endWord || (m.endWord == b.endWord && m.edits < b.edits) { best = m }
+                } else {
+                    best = m
                 }
-                stack.append((child, pos + 1, e, lowHere))
             }
         }
-        return best
+        walk(stream, start: start, pos: pos + 1, node: child, edits: edits, low: low, scalars: scalars,
+             cache: &cache, best: &best, steps: &steps)
     }
 }

