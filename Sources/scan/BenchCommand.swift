@@ -55,6 +55,9 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Folder for the additive store (default: $ECODEX_DATA_DIR, else a fresh store built from the shipped pack).")
     var dataDir: String?
 
+    @Option(help: "Score the predictions stored in an earlier bench.json against the current truth (no OCR).")
+    var rescore: String?
+
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1.") }
     }
@@ -71,6 +74,10 @@ struct BenchCommand: ParsableCommand {
         let selection = GoldSet.Selection(conditions: list(conditions), langs: list(langs), fast: subset == .fast,
                                           limit: limit, seed: seed)
         var items = GoldSet.select(all, selection)
+        if let rescore {
+            try rescoreRun(rescore, items: items)
+            return
+        }
         var missing = items.filter { !exists($0) }
         if !missing.isEmpty && !noRender { renderMissing(missing.count) }
         missing = items.filter { !exists($0) }
@@ -149,6 +156,32 @@ struct BenchCommand: ParsableCommand {
             environment: ["cores": "\(ProcessInfo.processInfo.activeProcessorCount)",
                           "OMP_THREAD_LIMIT": ProcessInfo.processInfo.environment["OMP_THREAD_LIMIT"] ?? "unset"])
 
+        try write(report)
+    }
+
+    /// Re-scores an earlier run's predictions and times with today's truth: for truth fixes.
+    private func rescoreRun(_ file: String, items: [GoldItem]) throws {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw ValidationError("There is no bench result at \(file).")
+        }
+        let old = try JSONDecoder().decode(BenchReport.self, from: data)
+        let byFile = Dictionary(old.results.map { ($0.file, $0) }, uniquingKeysWith: { a, _ in a })
+        func scores(_ outcome: (ImageRecord) -> ImageOutcome?) -> [ImageScore] {
+            items.compactMap { item in
+                guard let r = byFile[item.file], let o = outcome(r) else { return nil }
+                return ImageScore(item: item, predicted: Set(o.predicted.compactMap(ECode.init)), milliseconds: o.ms,
+                                  cpuMilliseconds: o.cpuMs, error: o.error)
+            }
+        }
+        let ecodex = scores { $0.ecodex }
+        let baseline = old.baseline == nil ? nil : scores { $0.baseline }
+        let report = BenchReport(selection: old.selection + ", rescored", missing: old.missing, ecodex: ecodex,
+                                 baseline: baseline, systems: old.systems, peakMemoryMB: old.peakMemoryMB,
+                                 startupMs: old.startupMs, environment: old.environment)
+        try write(report)
+    }
+
+    private func write(_ report: BenchReport) throws {
         let outDir = URL(fileURLWithPath: out ?? URL(fileURLWithPath: goldset).appendingPathComponent("results").path)
         try FileManager.default.createDirectory(at: outDir, withIntermediateDirectories: true)
         try report.json().write(to: outDir.appendingPathComponent("bench.json"))
