@@ -6,11 +6,12 @@ import Testing
 /// never lower them to make a change pass.
 @Suite struct BenchSubsetTests {
     /// Floors for the fast subset (24 clean-to-moderate images: two per condition plus two
-    /// real photos, seed 2026). Set a little below what was measured on main on 2026-11-21
-    /// (E-code F1 0.937, synonym recall 0.185 with the debug build); see goldset/README.md.
+    /// real photos, seed 2026), a little below what main measured on 2026-11-21 after the
+    /// parser, store and OCR work landed: E-code F1 0.932, E-code recall 0.919, synonym
+    /// recall 0.857 (see goldset/README.md). Raise them as the numbers rise.
     static let minCodeF1 = 0.90
-    static let minCodeRecall = 0.85
-    static let minSynonymRecall = 0.15
+    static let minCodeRecall = 0.88
+    static let minSynonymRecall = 0.80
 
     @Test func fastSubsetMeetsTheFloors() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("ecodex-bench-\(UUID().uuidString)")
