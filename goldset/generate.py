@@ -142,7 +142,7 @@ def build_truth(seed):
     if os.path.exists(path):
         for raw in open(path, encoding="utf-8"):
             o = json.loads(raw)
-            overrides[o["file"]] = o
+            overrides.setdefault(o["file"], []).append(o)
     for i, (kind, src) in enumerate(items):
         rng = random.Random("%s:%d" % (seed, i))
         ident = "g%04d" % i
@@ -150,8 +150,7 @@ def build_truth(seed):
             # Open Food Facts marks allergens with underscores; a printed label shows no marks.
             text = src["text"].replace("_", "")
             truth, only, _ = lexicon.truth_for(text, matcher)
-            fix = overrides.get("%s/g%04d.jpg" % (SYNTH, i))
-            if fix:
+            for fix in overrides.get("%s/g%04d.jpg" % (SYNTH, i), []):
                 truth = sorted(set(truth) | set(fix.get("addTruth", [])), key=lexicon.code_key)
                 only = set(only) - set(fix.get("removeNamesOnly", []))
                 only = sorted((only | set(fix.get("addNamesOnly", []))) - set(truth), key=lexicon.code_key)
@@ -410,8 +409,12 @@ def occluder(p, line, text, lines, widths, size, margin, top, lead, w, matcher):
         if best is None or x0 < best[0]:
             best = (x0, i)
     x0, i = best
-    x0 = min(max(x0, int(w * 0.25)), w - int(w * 0.12))
+    x0 = max(x0, int(w * 0.25))
     y0 = top + i * lead - size
+    if x0 > w - int(w * 0.08):
+        # No band of lines has room after its last additive (clamping would cut one):
+        # the occluder covers the margin under the text instead.
+        x0, y0 = int(w * 0.55), top + (len(lines) - 1) * lead + int(size * 0.6)
     y1 = y0 + k * lead
     if p["occluder"] == "thumb":
         return ["-fill", "#c8957a", "-draw", "roundrectangle %d,%d %d,%d %d,%d" % (x0, y0, w + 40, y1, lead, lead),
