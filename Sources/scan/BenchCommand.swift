@@ -34,6 +34,9 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Only images in these label languages, comma-separated (en, de, fr, es, it, nl, mixed).")
     var langs: String?
 
+    @Option(help: "Only one tier: moderate (clean-to-moderate, where the gates apply) or hard.")
+    var tier: String?
+
     @Option(help: "all, or fast: two clean-to-moderate images per condition plus two real photos.")
     var subset: BenchSubset = .all
 
@@ -60,6 +63,7 @@ struct BenchCommand: ParsableCommand {
 
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1.") }
+        if let tier, !["moderate", "hard"].contains(tier) { throw ValidationError("--tier is moderate or hard.") }
     }
 
     func run() throws {
@@ -71,7 +75,7 @@ struct BenchCommand: ParsableCommand {
             o.failure(error, input: goldset)
             throw ExitCode(o.exitCode)
         }
-        let selection = GoldSet.Selection(conditions: list(conditions), langs: list(langs), fast: subset == .fast,
+        let selection = GoldSet.Selection(conditions: list(conditions), langs: list(langs), tier: tier, fast: subset == .fast,
                                           limit: limit, seed: seed)
         var items = GoldSet.select(all, selection)
         if let rescore {
@@ -143,6 +147,7 @@ struct BenchCommand: ParsableCommand {
         if let limit { describe += ", limit \(limit)" }
         if let conditions { describe += ", conditions \(conditions)" }
         if let langs { describe += ", languages \(langs)" }
+        if let tier { describe += ", \(tier == "hard" ? "hard" : "clean-to-moderate") tier" }
         if limit != nil || subset == .fast { describe += ", seed \(seed)" }
         let v = scanner.catalog.versions
         var systems = ["Ecodex": "scan pipeline in process, one Tesseract engine (\(ocrLang ?? "installed label languages")), "

@@ -89,14 +89,17 @@ public enum GoldSet {
         public var conditions: Set<String> = []
         /// Keep images in these languages (empty: all).
         public var langs: Set<String> = []
+        /// Keep images of this tier, `moderate` or `hard` (nil: both).
+        public var tier: String?
         /// `fast`: a small fixed sample, a few clean-to-moderate images per condition plus real photos.
         public var fast: Bool = false
         /// At most this many images, drawn with `seed` (nil: all).
         public var limit: Int?
         /// Seed of the draw for `limit` and `fast`; the same seed gives the same images.
         public var seed: UInt64 = 2026
-        public init(conditions: Set<String> = [], langs: Set<String> = [], fast: Bool = false, limit: Int? = nil, seed: UInt64 = 2026) {
-            self.conditions = conditions; self.langs = langs; self.fast = fast; self.limit = limit; self.seed = seed
+        public init(conditions: Set<String> = [], langs: Set<String> = [], tier: String? = nil, fast: Bool = false,
+                    limit: Int? = nil, seed: UInt64 = 2026) {
+            self.conditions = conditions; self.langs = langs; self.tier = tier; self.fast = fast; self.limit = limit; self.seed = seed
         }
     }
 
@@ -105,6 +108,7 @@ public enum GoldSet {
         var pool = items.enumerated().filter { _, item in
             (s.conditions.isEmpty || !s.conditions.isDisjoint(with: item.conditions))
                 && (s.langs.isEmpty || s.langs.contains(item.lang))
+                && (s.tier == nil || (s.tier == "hard") != item.isModerate)
         }
         var rng = SplitMix64(seed: s.seed)
         if s.fast {
