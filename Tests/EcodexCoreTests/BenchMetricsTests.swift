@@ -140,6 +140,8 @@ private func item(_ file: String, truth: Set<ECode>, names: Set<ECode> = [], con
         #expect(a != GoldSet.select(items, .init(limit: 7, seed: 2)))
         // Kept in truth-file order.
         #expect(a.map(\.file) == a.map(\.file).sorted())
+        #expect(GoldSet.select(items, .init(tier: "hard")).count == 8)
+        #expect(GoldSet.select(items, .init(tier: "moderate")).allSatisfy { $0.isModerate })
         let fast = GoldSet.select(items, .init(fast: true))
         #expect(fast.count == 8)                       // two per condition
         #expect(fast.allSatisfy { $0.isModerate })
