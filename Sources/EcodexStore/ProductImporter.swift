@@ -129,13 +129,19 @@ final class ProductSink {
     private let db: Connection
     private let insert: Statement
     private var inBatch = 0
+    /// A fresh list is built through an append-only staging table and moved into the
+    /// keyed table in barcode order at the end: inserting a million scattered keys
+    /// straight into the B-tree thrashes the page cache, a sorted pass does not.
+    private let staged: Bool
 
     init(path: String, fresh: Bool) throws {
         db = try Connection(path: path, mode: fresh ? .create : .readWrite)
+        staged = fresh
         if fresh {
             // A file being built is thrown away on any failure: no journal, no syncs until the end.
             try db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE")
             try db.execute(ProductSchema.create)
+            try db.execute("CREATE TEMP TABLE staging (barcode TEXT NOT NULL, ingredients_text TEXT NOT NULL)")
         } else {
             let version = try db.userVersion()
             guard version == ProductSchema.version else {
@@ -143,9 +149,10 @@ final class ProductSink {
                                          detail: "schema version \(version)")
             }
         }
-        // Bounded page cache (16 MB) whatever the file size.
+        // Bounded page cache (16 MB) whatever the file size; the sort spills to temporary files.
         try db.execute("PRAGMA cache_size = -16384")
-        insert = try db.prepare("INSERT OR REPLACE INTO product (barcode, ingredients_text) VALUES (?1, ?2)")
+        insert = try db.prepare(fresh ? "INSERT INTO temp.staging (barcode, ingredients_text) VALUES (?1, ?2)"
+                                      : "INSERT OR REPLACE INTO product (barcode, ingredients_text) VALUES (?1, ?2)")
         try db.execute("BEGIN")
     }
 
@@ -166,6 +173,14 @@ final class ProductSink {
 
     /// Commits, records where the list came from and returns how many products it holds.
     func finish(sourceName: String, format: String) throws -> Int {
+        if staged {
+            // Barcode order makes the keyed inserts appends; rowid order within a barcode keeps the last line.
+            try db.execute("""
+                INSERT OR REPLACE INTO product (barcode, ingredients_text)
+                    SELECT barcode, ingredients_text FROM temp.staging ORDER BY barcode, rowid;
+                DROP TABLE temp.staging;
+                """)
+        }
         let count = try db.scalarInt("SELECT count(*) FROM product")
         try db.prepare("""
             INSERT OR REPLACE INTO import_info (id, source_name, format, imported_at, products) VALUES (1, ?, ?, ?, ?)

@@ -78,6 +78,19 @@ import Testing
         #expect(try lookup("4000417025005", in: scratch) == "Water")
     }
 
+    @Test func theLastLineForABarcodeWins() throws {
+        let scratch = try Fixtures.Scratch()
+        let file = try write("""
+            {"code":"4006381333931","ingredients_text":"first"}
+            {"code":"4000417025005","ingredients_text":"other"}
+            {"code":"4006381333931","ingredients_text":"second"}
+            {"code":"4006381333931","ingredients_text":"third"}
+            """, "dupes.jsonl", in: scratch)
+        let s = try ProductImporter(location: scratch.location).importProducts(from: file)
+        #expect(s.imported == 4 && s.products == 2)
+        #expect(try lookup("4006381333931", in: scratch) == "third")
+    }
+
     @Test func replaceSwapsTheListAndAddMerges() throws {
         let scratch = try Fixtures.Scratch()
         let importer = ProductImporter(location: scratch.location)

@@ -5,7 +5,7 @@ import Testing
 /// EAN-13 barcodes; nested fields the importer must skip) and returns its path.
 func generateExport(lines count: Int, in folder: URL) throws -> URL {
     let url = folder.appendingPathComponent("generated-\(count).jsonl")
-    FileManager.default.createFile(atPath: url.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: url.path, contents: nil)
     let handle = try FileHandle(forWritingTo: url)
     defer { try? handle.close() }
     var buffer = Data()
