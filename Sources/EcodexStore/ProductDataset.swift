@@ -138,3 +138,51 @@ extension UserStore: ProductCacheWriter {
         }
     }
 }
+
+/// Barcode lookups in the product cache of `user.sqlite`, read-only and by key only.
+///
+/// `UserStore` writes the cache (`remember`, `cacheProduct`); this reads just the
+/// ingredient text, without decoding the row's time, so a hit costs tens of
+/// microseconds. A missing file or table is an empty cache; nothing is created.
+public final class ProductCacheLookup: ProductSource, @unchecked Sendable {
+    /// How the shopper is told where the ingredients came from (as `UserStore`'s own lookup says).
+    public static let sourceLabel = "saved on this computer"
+
+    public let path: URL
+    private var db: Connection?
+    private let lock = NSLock()
+
+    public init(location: StoreLocation) {
+        path = location.userPath
+    }
+
+    deinit {
+        db?.close()
+    }
+
+    public func product(barcode: String) throws -> Product? {
+        lock.lock()
+        defer { lock.unlock() }
+        do {
+            if db == nil {
+                guard FileManager.default.fileExists(atPath: path.path) else { return nil }
+                let c = try Connection(path: path.path, mode: .readOnly)
+                try c.execute("PRAGMA busy_timeout = 2000")
+                guard try c.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name = 'product_cache'") > 0 else {
+                    c.close()
+                    return nil
+                }
+                db = c
+            }
+            let statement = try db!.cached("SELECT ingredients_text FROM product_cache WHERE barcode = ?")
+            try statement.bind([.text(barcode)])
+            defer { statement.reset() }
+            guard try statement.step() else { return nil }
+            return Product(barcode: barcode, ingredientsText: statement.text(0), source: Self.sourceLabel)
+        } catch let error as SQLiteError {
+            db?.close()
+            db = nil
+            throw UserStore.translate(error, path: path)
+        }
+    }
+}

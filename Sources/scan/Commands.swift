@@ -168,9 +168,8 @@ enum Wiring {
     /// Open Food Facts only when this run may use the network. Online finds are cached.
     static func products(shopper: ShopperOptions, history: UserStore?, catalog: AdditiveCatalog,
                          region: Region) throws -> ProductSourceChain {
-        var local: [ProductSource] = []
-        if let history { local.append(history) }
-        local.append(ProductDataset(location: location(shopper.dataDir)))
+        let here = location(shopper.dataDir)
+        let local: [ProductSource] = [ProductCacheLookup(location: here), ProductDataset(location: here)]
         let online: OpenFoodFactsClient? = try shopper.networkAllowed() ? try OpenFoodFactsClient() : nil
         return ProductSourceChain(
             local: local, online: online, cache: history, region: region,

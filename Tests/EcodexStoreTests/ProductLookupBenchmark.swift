@@ -26,7 +26,7 @@ import Testing
         for i in 0..<100 {
             try cache.cacheProduct(CachedProduct(barcode: Self.barcode(i), ingredientsText: "Sugar, E102", additivesFound: [], region: .eu))
         }
-        let chain = ProductSourceChain(local: [cache, ProductDataset(location: scratch.location)])
+        let chain = ProductSourceChain(local: [ProductCacheLookup(location: scratch.location), ProductDataset(location: scratch.location)])
         var found = 0
         let us = try Self.microseconds(2_000) { i in if try chain.product(barcode: Self.barcode(i % 100)) != nil { found += 1 } }
         #expect(found == 2_000)
@@ -64,7 +64,7 @@ import Testing
         }
         db.close()
         let dataset = ProductDataset(location: scratch.location)
-        let chain = ProductSourceChain(local: [cache, dataset])
+        let chain = ProductSourceChain(local: [ProductCacheLookup(location: scratch.location), dataset])
         let n = 100_000
         let cacheHit = try Self.microseconds(n) { i in _ = try chain.product(barcode: Self.barcode(2_000_000 + (i * 7919) % 100_000)) }
         let listHit = try Self.microseconds(n) { i in _ = try chain.product(barcode: Self.barcode((i * 104_729) % 1_000_000)) }

@@ -219,8 +219,10 @@ import Testing
         #expect(cached.additivesFound.map(\.description) == ["E150d", "E338"])
         #expect(cached.region == .us)
         server.stop()
-        let offline = ProductSourceChain(local: [cache, dataset])
+        let offline = ProductSourceChain(local: [ProductCacheLookup(location: scratch.location), dataset])
         #expect(try offline.product(barcode: "036000291452")?.source == "saved on this computer")
+        #expect(try offline.product(barcode: "036000291452")?.ingredientsText == cached.ingredientsText)
+        #expect(try ProductCacheLookup(location: Fixtures.Scratch().location).product(barcode: "4006381333931") == nil)
         #expect(try UserStore.cachedProductCount(location: scratch.location) == 1)
     }
 
