@@ -9,7 +9,7 @@ import Testing
 /// Off unless `ECODEX_VISION_EVAL` names the output file. Knobs:
 /// `ECODEX_VISION_OFF` / `ECODEX_VISION_ON` (comma lists of steps to
 /// disable or enable: channel, rescale, invert, normalize, deskew), `ECODEX_VISION_LANGS` (e.g. `eng+deu`, or `default`), `ECODEX_VISION_RETRY` (line retry confidence),
-/// `ECODEX_VISION_TARGET` (target text height), `ECODEX_VISION_PSM`.
+/// `ECODEX_VISION_TARGET` (target text height), `ECODEX_VISION_PSM`, `ECODEX_VISION_ROTATE` (degrees: read turned copies).
 @Test(.enabled(if: ProcessInfo.processInfo.environment["ECODEX_VISION_EVAL"] != nil))
 func goldSetEvaluation() throws {
     let env = ProcessInfo.processInfo.environment
@@ -34,9 +34,18 @@ func goldSetEvaluation() throws {
     let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".jpg") }.sorted()
     var out: [String: String] = [:]
     var report: [String: [String: String]] = [:]
+    let rotate = env["ECODEX_VISION_ROTATE"].flatMap(Double.init)
+    let scratch = try Fixtures.temporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
     for f in files {
+        var path = folder + "/" + f
+        if let rotate, let original = PixImage.read(path) {
+            // A turned copy, as a shopper holding the pack at an angle would take it.
+            path = scratch + "/" + f + ".png"
+            try Preprocessor.rotate(original.gray(), degrees: rotate).writePNG(to: path)
+        }
         let cpu0 = threadCPUms()
-        let r = try reader.read(imageAt: folder + "/" + f)
+        let r = try reader.read(imageAt: path)
         let cpu = threadCPUms() - cpu0
         out[f] = r.text
         report[f] = ["steps": r.steps.joined(separator: ", "),
