@@ -1,4 +1,3 @@
-import EcodexCore
 import Foundation
 internal import CLeptonica
 
@@ -41,7 +40,14 @@ struct PreprocessedImage {
 /// on the final image, so the rotation we apply is the one we measured.
 /// Nothing is binarized for Tesseract: its own adaptive thresholding does
 /// better than a global one on blurred and low-contrast photos.
+///
+/// What each step is worth, measured on goldset/real (23 photos, English
+/// model, PSM 6, share of truth words found): all steps 0.834; gray only
+/// 0.632; without rescale 0.705, without invert 0.760, without channel choice
+/// 0.817, without background normalisation 0.823. Deskew never fires on
+/// those straight crops; on copies turned 12° it lifts 0.256 to 0.677.
 enum Preprocessor {
+    /// Runs the steps in order and lists those that ran.
     static func run(_ input: PixImage, options: PreprocessOptions = .init()) throws -> PreprocessedImage {
         var steps: [String] = []
         var pix = input
