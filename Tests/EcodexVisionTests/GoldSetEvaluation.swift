@@ -8,7 +8,7 @@ import Testing
 ///
 /// Off unless `ECODEX_VISION_EVAL` names the output file. Knobs:
 /// `ECODEX_VISION_OFF` / `ECODEX_VISION_ON` (comma lists of steps to
-/// disable or enable: channel, rescale, invert, normalize, deskew), `ECODEX_VISION_LANGS` (e.g. `eng+deu`, or `default`), `ECODEX_VISION_RETRY` (line retry confidence),
+/// disable or enable: channel, rescale, invert, normalize, deskew, orient), `ECODEX_VISION_LANGS` (e.g. `eng+deu`, or `default`), `ECODEX_VISION_RETRY` (line retry confidence),
 /// `ECODEX_VISION_TARGET` (target text height), `ECODEX_VISION_PSM`, `ECODEX_VISION_ROTATE` (degrees: read turned copies).
 @Test(.enabled(if: ProcessInfo.processInfo.environment["ECODEX_VISION_EVAL"] != nil))
 func goldSetEvaluation() throws {
@@ -21,6 +21,7 @@ func goldSetEvaluation() throws {
     options.invert = options.invert && !off.contains("invert")
     options.normalizeBackground = options.normalizeBackground && !off.contains("normalize")
     options.deskew = options.deskew && !off.contains("deskew")
+    options.orient = options.orient && !off.contains("orient")
     if let t = env["ECODEX_VISION_TARGET"].flatMap(Double.init) { options.targetTextHeight = t }
     let langs = env["ECODEX_VISION_LANGS"] ?? "eng"
     let languages = langs == "default" ? nil : langs.split(separator: "+").map(String.init)

@@ -89,6 +89,19 @@ import Testing
         #expect(text.contains("maltodextrin"))
     }
 
+    @Test func turnsSidewaysTextUpright() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let original = try #require(PixImage.read(Fixtures.real("irockel_image-5.jpg")))
+        let path = folder + "/sideways.png"
+        try Preprocessor.rotate(original.gray(), degrees: 90).writePNG(to: path)
+
+        let result = try reader.read(imageAt: path)
+        #expect(result.steps.contains("rotate 270°"), "steps: \(result.steps)")
+        let text = squeezed(result.text)
+        #expect(text.contains("red 40") && text.contains("maltodextrin"), "\(result.text)")
+    }
+
     @Test func invertsLightTextOnDark() throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
