@@ -50,7 +50,9 @@ public final class TesseractLabelReader: LabelReader {
     init(languages: [String]?, dataPath: String?, options: PreprocessOptions,
          retryBelowConfidence: Double = 75, pageSegMode: Int32 = defaultPageSegMode) throws {
         let folder = TessData.folder(dataPath)
-        let chosen = languages ?? Self.installedLanguages(dataPath: folder)
+        // Accept the command line's "eng+deu" spelling as well as separate codes.
+        let chosen = languages.map { $0.flatMap { $0.split(separator: "+").map(String.init) } }
+            ?? Self.installedLanguages(dataPath: folder)
         try TessData.requireInstalled(chosen, in: folder)
         self.languages = chosen
         self.dataPath = folder

@@ -145,6 +145,11 @@ import Testing
         #expect(error.message.contains("setup"))
     }
 
+    @Test func acceptsPlusSeparatedLanguages() throws {
+        let reader = try TesseractLabelReader(languages: ["eng+deu"])
+        #expect(reader.languages == ["eng", "deu"])
+    }
+
     @Test func missingDataFolderIsAnOCRError() throws {
         let error = try #require(throws: EcodexError.self) {
             try TesseractLabelReader(languages: ["eng"], dataPath: "/nonexistent/tessdata")
