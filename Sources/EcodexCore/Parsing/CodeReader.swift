@@ -189,6 +189,12 @@ struct CodeReader {
         let n = i - digitStart
         guard n == 3 || n == 4 else { return nil }
         if i < chars.count, !Self.isSuffixScalar(chars[i]) { return nil }
+        if i == chars.count {
+            // Plain digits, the common case: no string round trip.
+            var number = 0
+            for k in digitStart..<i { number = number * 10 + Int(chars[k] - 0x30) }
+            return number >= 100 && number < 2000 ? ECode(number: number) : nil
+        }
         let text = "E" + String(decoding: chars[digitStart...].map { UInt8(truncatingIfNeeded: $0) }, as: UTF8.self)
         guard let code = ECode(text), code.number >= 100 else { return nil }
         return code

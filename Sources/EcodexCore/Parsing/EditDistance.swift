@@ -1,19 +1,27 @@
 /// Small edit-distance checks for fuzzy word matching.
 enum EditDistance {
-    /// Whether `a` and `b` differ by at most one substitution, insertion, deletion or adjacent swap.
-    static func withinOne(_ a: some Collection<UInt32>, _ b: some Collection<UInt32>) -> Bool {
-        let x = Array(a), y = Array(b)
-        if abs(x.count - y.count) > 1 { return false }
+    /// Whether `x` and `y` differ by at most one substitution, insertion, deletion or adjacent swap.
+    static func withinOne(_ x: [UInt32], _ y: ArraySlice<UInt32>) -> Bool {
+        let m = x.count, n = y.count, b = y.startIndex
+        if abs(m - n) > 1 { return false }
         var i = 0
-        while i < x.count, i < y.count, x[i] == y[i] { i += 1 }
-        if i == x.count && i == y.count { return true }
-        if x.count == y.count {
-            // One substitution, or a swap of two neighbours.
-            if x[(i + 1)...] == y[(i + 1)...] { return true }
-            if i + 1 < x.count, x[i] == y[i + 1], x[i + 1] == y[i], x[(i + 2)...] == y[(i + 2)...] { return true }
-            return false
+        while i < m, i < n, x[i] == y[b + i] { i += 1 }
+        if i == m && i == n { return true }
+        /// Whether x[from...] equals y[from2...] to their ends.
+        func tailsEqual(_ from: Int, _ from2: Int) -> Bool {
+            if m - from != n - from2 { return false }
+            var a = from, c = from2
+            while a < m {
+                if x[a] != y[b + c] { return false }
+                a += 1; c += 1
+            }
+            return true
         }
-        if x.count > y.count { return x[(i + 1)...] == y[i...] }
-        return x[i...] == y[(i + 1)...]
+        if m == n {
+            // One substitution, or a swap of two neighbours.
+            if tailsEqual(i + 1, i + 1) { return true }
+            return i + 1 < m && x[i] == y[b + i + 1] && x[i + 1] == y[b + i] && tailsEqual(i + 2, i + 2)
+        }
+        return m > n ? tailsEqual(i + 1, i) : tailsEqual(i, i + 1)
     }
 }

@@ -30,9 +30,9 @@ public struct IngredientParser: Sendable {
     }
 
     /// Words that join additives in a list (`lutein and tartrazine`).
-    private static let conjunctions: Set<UInt64> = Set(
+    private static let conjunctions: [UInt64] =
         ["AND", "UND", "ET", "Y", "E", "EN", "OU", "OR", "ODER", "O", "I", "JA", "EA", "&", "OF", "DE", "D"]
-            .map { Token.hash($0.unicodeScalars.map(\.value)) })
+            .map { Token.hash($0.unicodeScalars.map(\.value)) }
 
     /// Parses `text`; `words` are the OCR words it came from, when it came from OCR.
     public func parse(_ text: String, words: [OCRWord]? = nil) -> ParseResult {
@@ -47,7 +47,11 @@ public struct IngredientParser: Sendable {
             return a..<max(a, b)
         }
         func original(_ r: Range<Int>) -> String {
-            String(decoding: bytes[byteRange(r)], as: UTF8.self)
+            var span = byteRange(r)
+            // Trim ASCII spaces here: cheaper than trimming Characters later.
+            while !span.isEmpty, bytes[span.lowerBound] <= 0x20 { span = (span.lowerBound + 1)..<span.upperBound }
+            while !span.isEmpty, bytes[span.upperBound - 1] <= 0x20 { span = span.lowerBound..<(span.upperBound - 1) }
+            return String(decoding: bytes[span], as: UTF8.self)
         }
 
         // Pass 2: prefixed codes.
@@ -104,21 +108,26 @@ public struct IngredientParser: Sendable {
         var fuzzyCache = NameIndex.FuzzyCache(count: stream.count)
         var structure = IngredientStructure(tokens: tokens, scalars: norm.scalars)
         var nameHits: [Candidate] = []
-        var p = 0
-        while p < stream.count {
-            guard let m = index.longestMatch(stream, at: p, scalars: norm.scalars, cache: &fuzzyCache) else {
-                p += 1
-                continue
+        // Unsafe views keep the recursive trie walk free of retain/release traffic.
+        stream.withUnsafeBufferPointer { streamBuffer in
+            norm.scalars.withUnsafeBufferPointer { scalarBuffer in
+                var p = 0
+                while p < streamBuffer.count {
+                    guard let m = index.longestMatch(streamBuffer, at: p, scalars: scalarBuffer, cache: &fuzzyCache) else {
+                        p += 1
+                        continue
+                    }
+                    let range = Int(streamBuffer[m.startWord].token)..<(Int(streamBuffer[m.endWord - 1].token) + 1)
+                    if m.target.function != nil || m.target.nutrient {
+                        structure.noteClass(at: range, function: m.target.function, nutrient: m.target.nutrient)
+                    }
+                    if let code = m.target.code {
+                        nameHits.append(Candidate(code: code, tokens: range, kind: m.edits > 0 ? .fuzzy : .name,
+                                                  edits: m.edits, contextOnly: m.target.contextOnly, isCode: false))
+                    }
+                    p = m.endWord
+                }
             }
-            let range = Int(stream[m.startWord].token)..<(Int(stream[m.endWord - 1].token) + 1)
-            if m.target.function != nil || m.target.nutrient {
-                structure.noteClass(at: range, function: m.target.function, nutrient: m.target.nutrient)
-            }
-            if let code = m.target.code {
-                nameHits.append(Candidate(code: code, tokens: range, kind: m.edits > 0 ? .fuzzy : .name,
-                                          edits: m.edits, contextOnly: m.target.contextOnly, isCode: false))
-            }
-            p = m.endWord
         }
 
         // Pass 4: structure and functions.
@@ -163,13 +172,14 @@ public struct IngredientParser: Sendable {
         candidates.sort { $0.tokens.lowerBound < $1.tokens.lowerBound }
 
         // Slip prefixes count when a class word governs them or a true code sits in a neighbouring item.
-        var itemsWithCodes = Set<Int32>()
+        var itemHasCode = [Bool](repeating: false, count: structure.items.count + 1)
         for cand in candidates where cand.isCode && !cand.needsContext {
-            itemsWithCodes.insert(structure.itemOfToken[cand.tokens.lowerBound])
+            let k = structure.itemOfToken[cand.tokens.lowerBound]
+            if k >= 0 { itemHasCode[Int(k)] = true }
         }
         func neighbourIsCode(_ cand: Candidate) -> Bool {
-            let k = structure.itemOfToken[cand.tokens.lowerBound]
-            return k >= 0 && (itemsWithCodes.contains(k - 1) || itemsWithCodes.contains(k + 1))
+            let k = Int(structure.itemOfToken[cand.tokens.lowerBound])
+            return k >= 0 && ((k > 0 && itemHasCode[k - 1]) || itemHasCode[k + 1])
         }
 
         // Merge `citric acid (E330)`, `E330 (citric acid)`, `acide citrique E-330`.
@@ -194,13 +204,14 @@ public struct IngredientParser: Sendable {
             c += 1
         }
 
-        var ingredientCache: [Int: String] = [:]
-        var coveredItems: [Int: Bool] = [:]
+        var ingredientCache = [String?](repeating: nil, count: structure.items.count)
+        var coveredItems = [Int8](repeating: -1, count: structure.items.count)
         var covered = [Bool](repeating: false, count: tokens.count)
-        var mentionsPerItem: [Int: Int] = [:]
+        var mentionsPerItem = [Int](repeating: 0, count: structure.items.count + 1)
         for m in merged {
             for k in m.best.tokens { covered[k] = true }
-            mentionsPerItem[Int(structure.itemOfToken[m.best.tokens.lowerBound]), default: 0] += 1
+            let k = Int(structure.itemOfToken[m.best.tokens.lowerBound])
+            if k >= 0 { mentionsPerItem[k] += 1 }
         }
         for m in merged {
             let best = m.best
@@ -229,7 +240,7 @@ public struct IngredientParser: Sendable {
             let ingredient = k >= 0
                 ? ingredientText(item: k, structure: structure, tokens: tokens, covered: covered,
                                  cache: &ingredientCache, coveredItems: &coveredItems, original: original,
-                                 fallback: texts.last ?? "", mentionsInItem: mentionsPerItem[k, default: 0])
+                                 fallback: texts.last ?? "", mentionsInItem: mentionsPerItem[k])
                 : nil
             result.mentions.append(Mention(code: best.code, matchedText: texts, span: span, kind: best.kind,
                                            confidence: confidence, function: function, ingredient: ingredient))
@@ -261,7 +272,7 @@ public struct IngredientParser: Sendable {
     /// The ingredient an item's mention belongs to: the item's own text, or its header's or
     /// parent's when the item is nothing but additives (`Emulsifiers (E442, E476)`).
     private func ingredientText(item k: Int, structure: IngredientStructure, tokens: [Token], covered: [Bool],
-                                cache: inout [Int: String], coveredItems: inout [Int: Bool],
+                                cache: inout [String?], coveredItems: inout [Int8],
                                 original: (Range<Int>) -> String, fallback: String,
                                 mentionsInItem: Int) -> String? {
         func head(_ k: Int) -> String? {
@@ -271,15 +282,15 @@ public struct IngredientParser: Sendable {
             guard hi > lo else { return nil }
             // Ingredient names are short; a run-on line without separators is cut.
             let end = min(hi, lo + 24)
-            var s = original(lo..<end).trimmedSpaces()
-            if s.hasSuffix(":") { s = String(s.dropLast()).trimmedSpaces() }
+            var s = original(lo..<end)
+            if s.utf8.last == 0x3A { s = String(s.dropLast()).trimmedSpaces() }
             cache[k] = s
             return s
         }
         let it = structure.items[k]
         let onlyAdditives: Bool
-        if let v = coveredItems[k] {
-            onlyAdditives = v
+        if coveredItems[k] >= 0 {
+            onlyAdditives = coveredItems[k] == 1
         } else {
             let lo = it.tokens.lowerBound, hi = min(it.headEnd, it.tokens.upperBound)
             var only = true
@@ -288,7 +299,7 @@ public struct IngredientParser: Sendable {
                 n += 1
                 if n > 64 || !Self.conjunctions.contains(tokens[j].key) { only = false; break }
             }
-            coveredItems[k] = only
+            coveredItems[k] = only ? 1 : 0
             onlyAdditives = only
         }
         if onlyAdditives {

@@ -53,19 +53,24 @@ struct NameIndex: Sendable {
     private var targets: [Target] = []
     /// One-deletion hashes of every long word → first posting; postings chain through `deletionNext`.
     private var deletionHead = HashMap64(capacity: 1 << 16)
+    /// A one-bit-per-slot filter over deletion hashes: most probes of ordinary words miss,
+    /// and the filter answers that from cache instead of touching the large table.
+    private var deletionFilter = [UInt64](repeating: 0, count: NameIndex.filterWords)
+    private static let filterWords = 1 << 15
     private var deletionWord: [Int32] = []
     private var deletionNext: [Int32] = []
 
     /// Words that mark a number (`No. 5`, `N° 5`, `Nr 5`): dropped before a number on both sides.
-    static let numberMarks: Set<UInt64> = Set(["NO", "N", "NR", "NUMBER", "NUM", "NB"].map {
+    /// Small enough that a linear scan beats hashing the hash again.
+    static let numberMarks: [UInt64] = ["NO", "N", "NR", "NUMBER", "NUM", "NB"].map {
         Token.hash($0.unicodeScalars.map(\.value))
-    })
+    }
 
     /// Articles and prepositions that labels drop or add inside names (`dioxyde de titane`,
     /// `dioxyde titane`): skipped in names and in text alike.
-    static let stopWords: Set<UInt64> = Set(["DE", "D", "DES", "DU", "LA", "LE", "LES", "L", "OF", "DI", "DEL"].map {
+    static let stopWords: [UInt64] = ["DE", "D", "DES", "DU", "LA", "LE", "LES", "L", "OF", "DI", "DEL"].map {
         Token.hash($0.unicodeScalars.map(\.value))
-    })
+    }
 
     /// Punctuation that may sit inside a name without ending it.
     @inline(__always)
@@ -223,16 +228,24 @@ struct NameIndex: Sendable {
     }
 
     @inline(__always)
+    private static func filterBit(_ h: UInt64) -> Int {
+        Int(truncatingIfNeeded: (h &* 0xD6E8_FEB8_6659_FD93) >> 43) & (filterWords * 64 - 1)
+    }
+
+    @inline(__always)
     private static func edgeKey(_ node: Int32, _ word: Int32) -> UInt64 {
         UInt64(UInt32(bitPattern: node)) << 32 | UInt64(UInt32(bitPattern: word))
     }
 
     private mutating func buildDeletions() {
         var hashes: [UInt64] = []
+        var suffix: [UInt64] = []
         for (id, w) in words.enumerated() where w.count >= Self.fuzzyMinLength - 1 && w.count <= 40 {
             hashes.removeAll(keepingCapacity: true)
-            Self.deletionHashes(w[...], into: &hashes)
+            Self.deletionHashes(w[...], into: &hashes, suffix: &suffix)
             for h in hashes {
+                let bit = Self.filterBit(h)
+                deletionFilter[bit >> 6] |= 1 << UInt64(bit & 63)
                 let posting = Int32(deletionWord.count)
                 deletionWord.append(Int32(id))
                 deletionNext.append(deletionHead.get(h))
@@ -242,30 +255,34 @@ struct NameIndex: Sendable {
     }
 
     private static let prime: UInt64 = 0x100_0000_01B3
+    /// P^k for every word length the deletion index handles.
+    private static let powers: [UInt64] = {
+        var p: [UInt64] = [1]
+        for _ in 0..<48 { p.append(p[p.count - 1] &* prime) }
+        return p
+    }()
 
     /// Polynomial hashes of `w` and of `w` with each one letter removed, in O(length).
     ///
     /// With h(s) = Σ s[i]·P^(n-1-i), removing position k gives
     /// h(s[..<k])·P^(n-1-k) + h(s[(k+1)...]), so every deletion costs a multiply and an add.
-    static func deletionHashes(_ w: ArraySlice<UInt32>, into out: inout [UInt64]) {
-        let a = Array(w)
-        let n = a.count
-        var full: UInt64 = 0
-        for v in a { full = full &* prime &+ UInt64(v) }
-        out.append(full)
-        // suffix[k] = hash of a[k...]; power[k] = P^k.
-        var suffix = [UInt64](repeating: 0, count: n + 1)
-        var power = [UInt64](repeating: 1, count: n + 1)
-        for k in 1...max(1, n) where k <= n { power[k] = power[k - 1] &* prime }
+    /// `suffix` is scratch space, reused to keep the per-word path free of allocations.
+    static func deletionHashes(_ w: ArraySlice<UInt32>, into out: inout [UInt64], suffix: inout [UInt64]) {
+        let n = w.count
+        guard n < powers.count else { return }
+        let base = w.startIndex
+        if suffix.count < n + 1 { suffix = [UInt64](repeating: 0, count: n + 1) }
+        suffix[n] = 0
         var k = n - 1
         while k >= 0 {
-            suffix[k] = UInt64(a[k]) &* power[n - 1 - k] &+ suffix[k + 1]
+            suffix[k] = UInt64(w[base + k]) &* powers[n - 1 - k] &+ suffix[k + 1]
             k -= 1
         }
+        out.append(suffix[0])
         var prefix: UInt64 = 0
         for k in 0..<n {
-            out.append(prefix &* power[n - 1 - k] &+ suffix[k + 1])
-            prefix = prefix &* prime &+ UInt64(a[k])
+            out.append(prefix &* powers[n - 1 - k] &+ suffix[k + 1])
+            prefix = prefix &* prime &+ UInt64(w[base + k])
         }
     }
 
@@ -276,13 +293,14 @@ struct NameIndex: Sendable {
     func id(ofWordHash h: UInt64) -> Int32 { vocab.get(h) }
 
     /// Known words within one edit (substitution, insertion, deletion or adjacent swap) of `word`.
-    func fuzzyCandidates(_ word: ArraySlice<UInt32>, into found: inout [Int32]) {
+    func fuzzyCandidates(_ word: ArraySlice<UInt32>, into found: inout [Int32], cache: inout FuzzyCache) {
         guard word.count >= Self.fuzzyMinLength - 1, word.count <= 40 else { return }
-        var probes: [UInt64] = []
-        probes.reserveCapacity(word.count + 1)
-        Self.deletionHashes(word, into: &probes)
+        cache.probes.removeAll(keepingCapacity: true)
+        Self.deletionHashes(word, into: &cache.probes, suffix: &cache.suffix)
         let first = found.count
-        for p in probes {
+        for p in cache.probes {
+            let bit = Self.filterBit(p)
+            if deletionFilter[bit >> 6] & (1 << UInt64(bit & 63)) == 0 { continue }
             var posting = deletionHead.get(p)
             while posting >= 0 {
                 let w = deletionWord[Int(posting)]
@@ -313,6 +331,9 @@ struct NameIndex: Sendable {
         var start: [Int32]
         var end: [Int32]
         var pool: [Int32] = []
+        /// Scratch for deletion hashes.
+        var probes: [UInt64] = []
+        var suffix: [UInt64] = []
 
         init(count: Int) {
             start = [Int32](repeating: -1, count: count)
@@ -321,7 +342,8 @@ struct NameIndex: Sendable {
     }
 
     /// The longest key that starts at stream word `start`.
-    func longestMatch(_ stream: [StreamWord], at start: Int, scalars: [UInt32], cache: inout FuzzyCache) -> Match? {
+    func longestMatch(_ stream: UnsafeBufferPointer<StreamWord>, at start: Int, scalars: UnsafeBufferPointer<UInt32>,
+                      cache: inout FuzzyCache) -> Match? {
         let w = stream[start]
         // Most words start no name: reject them before any search.
         if w.id >= 0 {
@@ -337,8 +359,9 @@ struct NameIndex: Sendable {
     }
 
     /// Depth-first over the trie; depth is bounded by the longest name, branching by the candidate cap.
-    private func walk(_ stream: [StreamWord], start: Int, pos: Int, node: Int32, edits: Int, low: Bool,
-                      scalars: [UInt32], cache: inout FuzzyCache, best: inout Match?, steps: inout Int) {
+    private func walk(_ stream: UnsafeBufferPointer<StreamWord>, start: Int, pos: Int, node: Int32, edits: Int,
+                      low: Bool, scalars: UnsafeBufferPointer<UInt32>, cache: inout FuzzyCache, best: inout Match?,
+                      steps: inout Int) {
         steps += 1
         guard steps <= 256, pos < stream.count else { return }
         let w = stream[pos]
@@ -352,7 +375,10 @@ struct NameIndex: Sendable {
         guard w.fuzzyEligible, edits < 3 else { return }
         if cache.start[pos] < 0 {
             cache.start[pos] = Int32(cache.pool.count)
-            fuzzyCandidates(scalars[Int(w.scalarStart)..<Int(w.scalarEnd)], into: &cache.pool)
+            var pool = cache.pool
+            cache.pool = []
+            fuzzyCandidates(Array(scalars[Int(w.scalarStart)..<Int(w.scalarEnd)])[...], into: &pool, cache: &cache)
+            cache.pool = pool
             cache.end[pos] = Int32(cache.pool.count)
         }
         var c = Int(cache.start[pos])
@@ -363,8 +389,9 @@ struct NameIndex: Sendable {
         }
     }
 
-    private func follow(_ stream: [StreamWord], start: Int, pos: Int, node: Int32, word: Int32, edits: Int, low: Bool,
-                        scalars: [UInt32], cache: inout FuzzyCache, best: inout Match?, steps: inout Int) {
+    private func follow(_ stream: UnsafeBufferPointer<StreamWord>, start: Int, pos: Int, node: Int32, word: Int32,
+                        edits: Int, low: Bool, scalars: UnsafeBufferPointer<UInt32>, cache: inout FuzzyCache,
+                        best: inout Match?, steps: inout Int) {
         let child = edges.get(Self.edgeKey(node, word))
         guard child >= 0 else { return }
         let t = terminal[Int(child)]
