@@ -169,6 +169,11 @@ struct CodeReader {
         if allowRepair, let r = repaired(chars) {
             return Hit(code: r, tokens: start..<end, kind: .repaired, known: true, needsContext: prefixSlip)
         }
+        // `INS 500ti`: a known number followed by letters no code has; keep the number, marked repaired.
+        if allowRepair, best == nil, chars.count > 3, let digitsOnly = Self.clean(Array(chars.prefix { $0 >= 0x30 && $0 <= 0x39 })),
+           knownCodes.contains(digitsOnly) {
+            return Hit(code: digitsOnly, tokens: start..<end, kind: .repaired, known: true, needsContext: prefixSlip)
+        }
         if prefixSlip { return nil }
         return best
     }
@@ -197,6 +202,8 @@ struct CodeReader {
         }
         let text = "E" + String(decoding: chars[digitStart...].map { UInt8(truncatingIfNeeded: $0) }, as: UTF8.self)
         guard let code = ECode(text), code.number >= 100 else { return nil }
+        // Letter suffixes in use run from `a` to `k` (E150d, E160f, E472e); others are OCR noise.
+        if let l = code.letter, !("a"..."k").contains(l) { return nil }
         return code
     }
 

@@ -18,6 +18,8 @@ struct NameIndex: Sendable {
         var nutrient = false
         /// Folded letters and digits in the key, for the fuzzy budget.
         var chars = 0
+        /// Words in the key: a one-word name has no other words to vouch for a fuzzy one.
+        var words = 1
     }
 
     /// One word of label text as the index sees it.
@@ -87,6 +89,7 @@ struct NameIndex: Sendable {
             var t = Target(code: entry.code, contextOnly: entry.contextOnly)
             for key in Self.keys(for: entry.name, plurals: false) {
                 t.chars = key.reduce(0) { $0 + $1.count }
+                t.words = key.count
                 insert(key, t)
             }
         }
@@ -318,9 +321,10 @@ struct NameIndex: Sendable {
     }
 
     /// Edits a name of `chars` letters may carry: none for short names, more for long ones.
-    static func editBudget(chars: Int, lowConfidence: Bool) -> Int {
+    static func editBudget(chars: Int, words: Int, lowConfidence: Bool) -> Int {
         let c = lowConfidence ? chars + 3 : chars
-        if c < 7 { return 0 }
+        // One-word names need more letters: `Karotten` (carrots) is one edit from `Karoten`.
+        if c < (words == 1 ? 8 : 7) { return 0 }
         if c < 14 { return 1 }
         if c < 24 { return 2 }
         return 3
@@ -397,7 +401,7 @@ struct NameIndex: Sendable {
         let t = terminal[Int(child)]
         if t >= 0 {
             let target = targets[Int(t)]
-            if edits <= Self.editBudget(chars: target.chars, lowConfidence: low) {
+            if edits <= Self.editBudget(chars: target.chars, words: target.words, lowConfidence: low) {
                 let m = Match(startWord: start, endWord: pos + 1, target: target, edits: edits)
                 if let b = best {
                     if m.endWord > b.endWord || (m.endWord == b.endWord && m.edits < b.edits) { best = m }
