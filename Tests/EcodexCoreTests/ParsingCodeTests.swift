@@ -45,6 +45,9 @@ struct ParsingCodeTests {
         ("ACIDITY REGULATORS (330, 331(i)), PRESERVATIVE(211), SWEETENER (960)", ["E330", "E331(i)", "E211", "E960"]),
         ("émulsifiants : E463, E432 et E472, correcteurs d'acidité : E322/E333 E474-E475",
          ["E463", "E432", "E472", "E322", "E333", "E474", "E475"]),
+        ("acidity regulators: 330 and 331, sugar", ["E330", "E331"]),
+        ("Farbstoffe: E 102 und E 110", ["E102", "E110"]),
+        ("Säureregulator (330 und 331)", ["E330", "E331"]),
         ("Agua, edulcorantes (INS420, INS 960, INS N'952, INS N°954, INS°950, INS N 955)",
          ["E420", "E960", "E952", "E954", "E950", "E955"]),
     ])

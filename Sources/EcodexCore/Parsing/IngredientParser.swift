@@ -153,7 +153,9 @@ public struct IngredientParser: Sendable {
         for (k, t) in tokens.enumerated() where !consumed[k] && t.kind == .word && t.isDigits {
             guard let it = item(k), it.function != nil else { continue }
             // A number inside a word run (`Red 40`) or a quantity is not a code.
-            if k > 0, tokens[k - 1].kind == .word, !consumed[k - 1] { continue }
+            if k > 0, tokens[k - 1].kind == .word, !consumed[k - 1], !Self.conjunctions.contains(tokens[k - 1].key) {
+                continue
+            }
             guard let h = reader.readBare(at: k) else { continue }
             for j in h.tokens { consumed[j] = true }
             codeHits.append(h)
