@@ -33,7 +33,7 @@ struct IngredientStructure {
     /// Item index of every token (-1 for separators between items).
     var itemOfToken: [Int32]
 
-    init(tokens: [Token], scalars: [UInt32]) {
+    init(tokens: [Token]) {
         itemOfToken = [Int32](repeating: -1, count: tokens.count)
         var frames: [(parent: Int?, header: Int?)] = [(nil, nil)]
         var current: Int?
