@@ -47,6 +47,10 @@ struct ParsingBenchmarkTests {
             for _ in 0..<100 { for t in texts { _ = parser.parse(t) } }
             return
         }
+        if ProcessInfo.processInfo.environment["ECODEX_PARSER_BENCH"] == "profile-build" {
+            for _ in 0..<30 { _ = IngredientParser(lexicon: lexicon) }
+            return
+        }
         if ProcessInfo.processInfo.environment["ECODEX_PARSER_BENCH"] == "profile-big" {
             let texts = ParsingFixtureLexicon.jsonLines("ingredient-texts.jsonl").compactMap { $0["text"] as? String }
             let big = String(repeating: texts.joined(separator: "\n") + "\n", count: 70)

@@ -84,8 +84,12 @@ struct NameIndex: Sendable {
     static let fuzzyMinLength = 5
 
     init(lexicon: Lexicon) {
+        vocab = HashMap64(capacity: lexicon.entries.count * 2 + 1024)
+        edges = HashMap64(capacity: lexicon.entries.count * 3 + 4096)
         for entry in lexicon.entries {
-            if ECode(entry.name) != nil { continue }
+            // Codes written as names (`E330`) are the code reader's job; check cheaply first.
+            if let f = entry.name.utf8.first, f | 0x20 == 0x65 || f | 0x20 == 0x69 || f | 0x20 == 0x73,
+               entry.name.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }), ECode(entry.name) != nil { continue }
             var t = Target(code: entry.code, contextOnly: entry.contextOnly)
             for key in Self.keys(for: entry.name, plurals: false) {
                 t.chars = key.reduce(0) { $0 + $1.count }
@@ -241,6 +245,11 @@ struct NameIndex: Sendable {
     }
 
     private mutating func buildDeletions() {
+        // Size the table once: growing it rehashes every posting.
+        let total = words.reduce(0) { $0 + (($1.count >= Self.fuzzyMinLength - 1 && $1.count <= 40) ? $1.count + 1 : 0) }
+        deletionHead = HashMap64(capacity: total)
+        deletionWord.reserveCapacity(total)
+        deletionNext.reserveCapacity(total)
         var hashes: [UInt64] = []
         var suffix: [UInt64] = []
         for (id, w) in words.enumerated() where w.count >= Self.fuzzyMinLength - 1 && w.count <= 40 {
