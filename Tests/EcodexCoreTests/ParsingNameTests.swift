@@ -49,7 +49,9 @@ struct ParsingNameTests {
         #expect((m?.confidence ?? 1) < 1)
     }
 
-    @Test("Short names get no fuzziness", arguments: ["sugar, agan", "salt, pectim"])
+    @Test("Short names get no fuzziness; edits at a word's ends make other words", arguments: [
+        "sugar, agan", "salt, pectim", "carbonated water", "ácido fólico", "Karotten", "pectinase",
+    ])
     func shortNoFuzzy(text: String) {
         #expect(S.parser.parse(text).mentions.allSatisfy { $0.kind != .fuzzy })
     }

@@ -66,9 +66,9 @@ struct ParsingNormalizationTests {
 
     @Test("Low OCR confidence widens fuzzy matching on short names")
     func lowConfidenceWidens() {
-        let text = "Sugar, pectim"
+        let text = "Sugar, pectln"
         #expect(S.parser.parse(text).mentions.isEmpty)
-        let words = Self.words(text) { $0 == "pectim" ? 35 : 95 }
+        let words = Self.words(text) { $0 == "pectln" ? 35 : 95 }
         let r = S.parser.parse(text, words: words)
         #expect(r.mentions.map(\.code.description) == ["E440"])
         #expect(r.mentions.first?.kind == .fuzzy)

@@ -229,6 +229,12 @@ struct CodeReader {
             digits += chars[width...]
             if let c = Self.clean(digits), knownCodes.contains(c) || isKnown(c) { return c }
         }
+        // `160a1`, `160al`: a sub-form whose `i` OCR read as `1` or `l`.
+        let digitEnd = chars.firstIndex { !($0 >= 0x30 && $0 <= 0x39) } ?? chars.count
+        if digitEnd < chars.count {
+            let roman = chars[..<digitEnd] + chars[digitEnd...].map { $0 == 0x31 || $0 == 0x4C || $0 == 0x7C ? 0x49 : $0 }
+            if let c = Self.clean(Array(roman)), c.roman != nil, isKnown(c) { return c }
+        }
         return nil
     }
 }

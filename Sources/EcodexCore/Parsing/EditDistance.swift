@@ -24,4 +24,10 @@ enum EditDistance {
         }
         return m > n ? tailsEqual(i + 1, i) : tailsEqual(i, i + 1)
     }
+
+    /// Whether `x` and `y` share their first and last letters, so any edit between them is inside the word.
+    static func isInternalEdit(_ x: [UInt32], _ y: ArraySlice<UInt32>) -> Bool {
+        guard let xf = x.first, let xl = x.last, let yf = y.first, let yl = y.last else { return false }
+        return xf == yf && xl == yl && x.count > 2 && y.count > 2
+    }
 }

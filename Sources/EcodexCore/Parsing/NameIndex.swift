@@ -317,10 +317,10 @@ struct NameIndex: Sendable {
             while posting >= 0 {
                 let w = deletionWord[Int(posting)]
                 posting = deletionNext[Int(posting)]
-                // A known word plus or minus a last letter is another word (`pectinas` / `pectinase`),
-                // not an OCR slip.
+                // Edits at a word's first or last letter make other words (`pectinas` / `pectinase`,
+                // `carbonates` / `carbonated`, `cólico` / `fólico`), not OCR slips.
                 let known = words[Int(w)]
-                if !found[first...].contains(w), !known.starts(with: word), !word.starts(with: known),
+                if !found[first...].contains(w), EditDistance.isInternalEdit(known, word),
                    EditDistance.withinOne(known, word) {
                     found.append(w)
                     if found.count - first >= 8 { return }
