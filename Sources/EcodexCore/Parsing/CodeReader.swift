@@ -23,8 +23,6 @@ struct CodeReader {
     let tokens: [Token]
     let knownCodes: Set<ECode>
 
-    private var s: [UInt32] { text.scalars }
-
     func isKnown(_ c: ECode) -> Bool {
         if knownCodes.contains(c) { return true }
         var p = c.parent

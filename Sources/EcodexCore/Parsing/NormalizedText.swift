@@ -93,11 +93,6 @@ struct NormalizedText {
         guard let s = Unicode.Scalar(v), s.properties.isLowercase else { return nil }
         return j
     }
-
-    /// Folds a lexicon name or class word the same way as label text, without offsets.
-    static func fold(_ text: String) -> [UInt32] {
-        NormalizedText(text).scalars
-    }
 }
 
 /// Folds one Unicode scalar to zero or more uppercase, diacritic-free scalars.
