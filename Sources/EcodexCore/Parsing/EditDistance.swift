@@ -30,4 +30,52 @@ enum EditDistance {
         guard let xf = x.first, let xl = x.last, let yf = y.first, let yl = y.last else { return false }
         return xf == yf && xl == yl && x.count > 2 && y.count > 2
     }
+
+    /// Whether a one-letter substitution between `x` and `y` is a plausible slip: letters OCR
+    /// confuses by shape, or neighbours on a keyboard. Insertions, deletions and swaps pass.
+    ///
+    /// `natriumcitraat` is one substitution from `natriumnitraat`, but `c` for `n` is neither
+    /// a shape nor a key slip; `tartrazime` (`m` for `n`) is both.
+    static func isPlausibleSlip(_ x: [UInt32], _ y: ArraySlice<UInt32>) -> Bool {
+        guard x.count == y.count else { return true }
+        let b = y.startIndex
+        var diffs: [(UInt32, UInt32)] = []
+        for i in 0..<x.count where x[i] != y[b + i] {
+            diffs.append((x[i], y[b + i]))
+            if diffs.count > 2 { return true }
+        }
+        // Two differences at equal length are a swap of neighbours.
+        guard diffs.count == 1, let (p, q) = diffs.first else { return true }
+        return confusable.contains(pairKey(p, q))
+    }
+
+    private static func pairKey(_ p: UInt32, _ q: UInt32) -> UInt64 {
+        UInt64(min(p, q)) << 32 | UInt64(max(p, q))
+    }
+
+    /// Letter pairs that OCR confuses by shape or that sit next to each other on QWERTY,
+    /// QWERTZ and AZERTY keyboards.
+    private static let confusable: Set<UInt64> = {
+        var set = Set<UInt64>()
+        func add(_ group: String) {
+            let v = group.unicodeScalars.map(\.value)
+            for i in v.indices { for j in v.indices where i != j { set.insert(pairKey(v[i], v[j])) } }
+        }
+        // Shapes: round letters, strokes, arches, bowls, and the digit look-alikes.
+        for g in ["AEOCGQDU0", "IL1|TJF!", "MNHRUWV", "BR8PE", "S5Z2", "G6", "A4", "Y7V", "KX", "RP", "CE", "AO"] { add(g) }
+        // Keys next to each other, row by row and across rows.
+        let rows = ["QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM", "QWERTZUIOP", "YXCVBNM", "AZERTYUIOP", "QSDFGHJKLM", "WXCVBN"]
+        for r in rows {
+            let v = r.unicodeScalars.map(\.value)
+            for i in 1..<v.count { set.insert(pairKey(v[i - 1], v[i])) }
+        }
+        let grid = ["QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM"]
+        for r in 1..<grid.count {
+            let up = grid[r - 1].unicodeScalars.map(\.value), down = grid[r].unicodeScalars.map(\.value)
+            for i in down.indices {
+                for j in [i, i + 1] where j < up.count { set.insert(pairKey(down[i], up[j])) }
+            }
+        }
+        return set
+    }()
 }

@@ -321,7 +321,7 @@ struct NameIndex: Sendable {
                 // `carbonates` / `carbonated`, `cólico` / `fólico`), not OCR slips.
                 let known = words[Int(w)]
                 if !found[first...].contains(w), EditDistance.isInternalEdit(known, word),
-                   EditDistance.withinOne(known, word) {
+                   EditDistance.withinOne(known, word), EditDistance.isPlausibleSlip(known, word) {
                     found.append(w)
                     if found.count - first >= 8 { return }
                 }
