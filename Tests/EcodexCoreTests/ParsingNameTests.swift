@@ -136,6 +136,8 @@ struct ParsingNameTests {
         let de = S.parser.parse("Farbstoff E 150d").mentions
         #expect(de.count == 1)
         #expect(de.first?.matchedText == ["Farbstoff", "E 150d"])
+        #expect(de.first?.ingredient == "Farbstoff")
+        #expect(de.first.map { S.spanText("Farbstoff E 150d", $0) } == "E 150d")
     }
 
     @Test("Mentions carry their ingredient")

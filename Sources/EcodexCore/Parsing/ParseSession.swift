@@ -321,7 +321,8 @@ struct ParseSession {
             let lo = it.tokens.lowerBound, hi = min(it.headEnd, it.tokens.upperBound)
             var only = true
             var n = 0
-            for j in lo..<hi where tokens[j].kind == .word && !covered[j] {
+            let cls = it.classTokens ?? 0..<0
+            for j in lo..<hi where tokens[j].kind == .word && !covered[j] && !cls.contains(j) {
                 n += 1
                 if n > 64 || !Self.conjunctions.contains(tokens[j].key) { only = false; break }
             }
@@ -332,6 +333,8 @@ struct ParseSession {
             // A header whose scope ended (`colorant : E120, sucre, E500`) no longer names the ingredient.
             if let h = it.header, it.function != nil || structure.items[h].function == nil, let s = head(h) { return s }
             if let p = it.parent, let s = head(p) { return s }
+            // `Farbstoff E 150d`: the class word names the ingredient.
+            if let cls = it.classTokens { return original(cls) }
             // `lutein and tartrazine`: additives joined by a conjunction are separate ingredients.
             return mentionsInItem > 1 ? fallback : head(k)
         }
