@@ -185,11 +185,12 @@ public final class ScanPipeline {
             p.region = region
             elsewhere[region] = RiskEngine.assess(a, preferences: p).badge
         }
-        return Finding(code: a.code, name: a.displayName(in: options.preferences.region), badge: verdict.badge,
+        let name = a.displayName(in: options.preferences.region)
+        return Finding(code: a.code, name: name, badge: verdict.badge,
                        matchedText: mention.matchedText, matchKind: mention.kind,
                        function: mention.function ?? a.classes.first, risk: a.plainRisk.summary,
                        audience: a.plainRisk.audience, diet: a.dietary, reasons: verdict.reasons,
-                       statement: rule?.warningRequired == true ? rule?.statement : nil, references: refs,
+                       statement: rule?.warningRequired == true ? rule?.statement(naming: name) : nil, references: refs,
                        regionBadges: elsewhere)
     }
 }
