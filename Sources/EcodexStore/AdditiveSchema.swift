@@ -42,8 +42,9 @@ enum AdditiveSchema {
             CREATE INDEX names_key ON names (key, kind, code);
 
             -- Trigram index over the normalized names: substring and typo-tolerant search.
+            -- Results are ranked in Swift, not by bm25, so the per-row sizes bm25 needs are not kept.
             CREATE VIRTUAL TABLE names_fts USING fts5 (
-                key, content = 'names', content_rowid = 'id', tokenize = 'trigram'
+                key, content = 'names', content_rowid = 'id', tokenize = 'trigram', columnsize = 0
             );
             """),
     ]

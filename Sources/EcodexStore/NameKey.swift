@@ -11,11 +11,10 @@ import Foundation
 /// parser has its own normalization for running label text.
 public enum NameKey {
     public static func normalize(_ name: String) -> String {
+        if let ascii = normalizeASCII(name) { return ascii }
         var out = String.UnicodeScalarView()
         var pendingSpace = false
-        // Decomposing only when needed keeps the common ASCII case fast.
-        let source = name.utf8.allSatisfy { $0 < 0x80 } ? name : name.decomposedStringWithCanonicalMapping
-        for scalar in source.unicodeScalars {
+        for scalar in name.decomposedStringWithCanonicalMapping.unicodeScalars {
             if scalar.properties.isWhitespace {
                 pendingSpace = !out.isEmpty
                 continue
@@ -40,5 +39,27 @@ public enum NameKey {
             }
         }
         return String(out)
+    }
+
+    /// The same for pure ASCII input, on bytes: most queries and label names are ASCII,
+    /// and Unicode property lookups cost more than the whole byte loop. Nil for non-ASCII input.
+    private static func normalizeASCII(_ name: String) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(name.utf8.count)
+        var pendingSpace = false
+        for b in name.utf8 {
+            guard b < 0x80 else { return nil }
+            // Space, tab, newline, vertical tab, form feed, carriage return.
+            if b == 0x20 || (b >= 0x09 && b <= 0x0D) {
+                pendingSpace = !bytes.isEmpty
+                continue
+            }
+            if pendingSpace {
+                bytes.append(0x20)
+                pendingSpace = false
+            }
+            bytes.append(b >= 0x41 && b <= 0x5A ? b + 32 : b)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

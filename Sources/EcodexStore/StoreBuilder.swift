@@ -38,6 +38,11 @@ enum StoreBuilder {
             throw EcodexError.lookup("The additive list could not be built. Reinstall Ecodex or run `scan store rebuild`.",
                                      detail: error.description)
         }
+        // A rollback journal left by a crash while the old file was being migrated
+        // would be replayed into the new file: it belongs to the old one, so it goes first.
+        for suffix in ["-journal", "-wal", "-shm"] {
+            try? fm.removeItem(atPath: location.additivesPath.path + suffix)
+        }
         guard rename(temporary.path, location.additivesPath.path) == 0 else {
             let reason = String(cString: strerror(errno))
             throw StoreErrors.cannotWrite(location.directory, detail: "rename: \(reason)")

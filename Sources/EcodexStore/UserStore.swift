@@ -208,16 +208,15 @@ public final class UserStore: @unchecked Sendable {
         return StoreErrors.historyUnavailable(path, detail: error.description)
     }
 
+    /// ISO 8601 with milliseconds, UTC: sorts as text in time order.
+    private static let timeFormat = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+
     static func timestamp(_ date: Date) -> String {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.string(from: date)
+        timeFormat.format(date)
     }
 
     static func date(_ text: String) -> Date {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.date(from: text) ?? Date(timeIntervalSince1970: 0)
+        (try? timeFormat.parse(text)) ?? Date(timeIntervalSince1970: 0)
     }
 }
 

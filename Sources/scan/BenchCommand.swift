@@ -52,18 +52,32 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .customLong("ocr-lang"), help: "Tesseract languages for Ecodex, e.g. eng+deu (default: the installed label languages).")
     var ocrLang: String?
 
-    @Option(help: "Folder for the additive store (default: $ECODEX_DATA_DIR or ~/.local/share/ecodex).")
+    @Option(help: "Folder for the additive store (default: $ECODEX_DATA_DIR, else a fresh store built from the shipped pack).")
     var dataDir: String?
+
+    @Option(help: "Score the predictions stored in an earlier bench.json against the current truth (no OCR).")
+    var rescore: String?
 
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1.") }
     }
 
     func run() throws {
-        let all = try GoldSet.load(folder: goldset)
+        let all: [GoldItem]
+        do {
+            all = try GoldSet.load(folder: goldset)
+        } catch {
+            var o = Output(format: .text)
+            o.failure(error, input: goldset)
+            throw ExitCode(o.exitCode)
+        }
         let selection = GoldSet.Selection(conditions: list(conditions), langs: list(langs), fast: subset == .fast,
                                           limit: limit, seed: seed)
         var items = GoldSet.select(all, selection)
+        if let rescore {
+            try rescoreRun(rescore, items: items)
+            return
+        }
         var missing = items.filter { !exists($0) }
         if !missing.isEmpty && !noRender { renderMissing(missing.count) }
         missing = items.filter { !exists($0) }
@@ -74,10 +88,14 @@ struct BenchCommand: ParsableCommand {
         guard !items.isEmpty else { throw ValidationError("No gold-set images match this selection.") }
 
         var env = ProcessInfo.processInfo.environment
+        // Measure the data that ships, not whatever store this user has installed: without
+        // --data-dir or ECODEX_DATA_DIR the run builds a fresh store in a scratch folder.
+        let scratchStore = dataDir == nil && (env["ECODEX_DATA_DIR"] ?? "").isEmpty
+            ? FileManager.default.temporaryDirectory.appendingPathComponent("ecodex-bench-\(getpid())").path : nil
         let startup = ContinuousClock().now
         let scanner: ScanPipeline
         do {
-            let store = try Wiring.openStore(dataDir: dataDir ?? env["ECODEX_DATA_DIR"])
+            let store = try Wiring.openStore(dataDir: dataDir ?? scratchStore)
             let reader = try TesseractLabelReader(languages: ocrLang.map { $0.split(separator: "+").map(String.init) })
             scanner = try ScanPipeline(catalog: store, reader: reader)
         } catch {
@@ -86,21 +104,23 @@ struct BenchCommand: ParsableCommand {
             throw ExitCode(o.exitCode)
         }
         let startupMs = ms(ContinuousClock().now - startup)
+        defer { if let scratchStore { try? FileManager.default.removeItem(atPath: scratchStore) } }
 
         let progress = Progress(total: items.count * (noBaseline ? 1 : 2))
         var ecodex: [ImageScore] = []
         for item in items {
             progress.step(item.file)
-            let t0 = ContinuousClock().now
+            let t0 = ContinuousClock().now, c0 = Self.cpuMs()
             do {
                 let report = try scanner.scanImage(at: path(item), options: ScanOptions())
                 let elapsed = ms(ContinuousClock().now - t0)
                 // Unmatched codes count as reported: the shopper sees them too.
                 let codes = Set(report.additives.map(\.code)).union(report.unmatched.compactMap(ECode.init))
-                ecodex.append(ImageScore(item: item, predicted: codes, milliseconds: elapsed))
+                ecodex.append(ImageScore(item: item, predicted: codes, milliseconds: elapsed, cpuMilliseconds: Self.cpuMs() - c0))
             } catch {
                 let e = (error as? EcodexError).map { "\($0.errorClass.rawValue): \($0.message)" } ?? "\(error)"
-                ecodex.append(ImageScore(item: item, predicted: [], milliseconds: ms(ContinuousClock().now - t0), error: e))
+                ecodex.append(ImageScore(item: item, predicted: [], milliseconds: ms(ContinuousClock().now - t0),
+                                         cpuMilliseconds: Self.cpuMs() - c0, error: e))
             }
         }
         let peak = Self.peakMemoryMB()
@@ -124,7 +144,9 @@ struct BenchCommand: ParsableCommand {
         if let conditions { describe += ", conditions \(conditions)" }
         if let langs { describe += ", languages \(langs)" }
         if limit != nil || subset == .fast { describe += ", seed \(seed)" }
-        var systems = ["Ecodex": "scan pipeline in process, one Tesseract engine (\(ocrLang ?? "installed label languages")), store, parser"]
+        let v = scanner.catalog.versions
+        var systems = ["Ecodex": "scan pipeline in process, one Tesseract engine (\(ocrLang ?? "installed label languages")), "
+                       + "additive data \(v.dataVersion), pack \(v.packVersion)"]
         if let tesseract {
             systems["Baseline"] = "OMP_THREAD_LIMIT=1 tesseract IMG - -l eng (\(tesseract)) per image, then \\bE\\s*0*\\d{3}[A-Z]?\\b on upper-cased text"
         }
@@ -134,6 +156,32 @@ struct BenchCommand: ParsableCommand {
             environment: ["cores": "\(ProcessInfo.processInfo.activeProcessorCount)",
                           "OMP_THREAD_LIMIT": ProcessInfo.processInfo.environment["OMP_THREAD_LIMIT"] ?? "unset"])
 
+        try write(report)
+    }
+
+    /// Re-scores an earlier run's predictions and times with today's truth: for truth fixes.
+    private func rescoreRun(_ file: String, items: [GoldItem]) throws {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw ValidationError("There is no bench result at \(file).")
+        }
+        let old = try JSONDecoder().decode(BenchReport.self, from: data)
+        let byFile = Dictionary(old.results.map { ($0.file, $0) }, uniquingKeysWith: { a, _ in a })
+        func scores(_ outcome: (ImageRecord) -> ImageOutcome?) -> [ImageScore] {
+            items.compactMap { item in
+                guard let r = byFile[item.file], let o = outcome(r) else { return nil }
+                return ImageScore(item: item, predicted: Set(o.predicted.compactMap(ECode.init)), milliseconds: o.ms,
+                                  cpuMilliseconds: o.cpuMs, error: o.error)
+            }
+        }
+        let ecodex = scores { $0.ecodex }
+        let baseline = old.baseline == nil ? nil : scores { $0.baseline }
+        let report = BenchReport(selection: old.selection + ", rescored", missing: old.missing, ecodex: ecodex,
+                                 baseline: baseline, systems: old.systems, peakMemoryMB: old.peakMemoryMB,
+                                 startupMs: old.startupMs, environment: old.environment)
+        try write(report)
+    }
+
+    private func write(_ report: BenchReport) throws {
         let outDir = URL(fileURLWithPath: out ?? URL(fileURLWithPath: goldset).appendingPathComponent("results").path)
         try FileManager.default.createDirectory(at: outDir, withIntermediateDirectories: true)
         try report.json().write(to: outDir.appendingPathComponent("bench.json"))
@@ -175,6 +223,13 @@ struct BenchCommand: ParsableCommand {
     private func ms(_ d: Duration) -> Double {
         let c = d.components
         return Double(c.seconds) * 1000 + Double(c.attoseconds) / 1e15
+    }
+
+    /// CPU time this process has used so far (user + system), ms.
+    static func cpuMs() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec) / 1_000_000
     }
 
     /// Peak resident set size of this process (VmHWM), MB; nil where /proc is absent.

@@ -2,7 +2,7 @@ import Testing
 @testable import EcodexCore
 
 @Suite struct ReadabilityTests {
-    @Test(arguments: [("cat", 1), ("water", 2), ("colour", 2), ("made", 1), ("table", 2), ("additive", 3), ("E102", 1)])
+    @Test(arguments: [("cat", 1), ("water", 2), ("colour", 2), ("made", 1), ("table", 2), ("additive", 3), ("additives", 3), ("carries", 2), ("E102", 1)])
     func syllables(_ word: String, _ n: Int) {
         #expect(Readability.syllableCount(word) == n)
     }

@@ -42,6 +42,16 @@ import Testing
         #expect(try store.children(of: ECode("E102")!).isEmpty)
     }
 
+    @Test func preloadedLookupsGiveTheSameRecords() throws {
+        let scratch = try Fixtures.Scratch()
+        let plain = try Fixtures.store(in: scratch)
+        let preloaded = try AdditiveStore(location: scratch.location)
+        try preloaded.preload()
+        for code in ["E102", "E160a(ii)", "E160a(iv)", "E999"].map({ ECode($0)! }) {
+            #expect(try preloaded.additive(code: code) == plain.additive(code: code))
+        }
+    }
+
     @Test func lexiconMatchesTheInMemoryCatalog() throws {
         let scratch = try Fixtures.Scratch()
         let store = try Fixtures.store(in: scratch)
@@ -104,6 +114,10 @@ import Testing
         let fuzzy = try store.search("asparteme")
         #expect(fuzzy.first?.kind == .fuzzy)
         #expect(fuzzy.first!.score > 0.8)
+        // Long queries take the piece-wise candidate path.
+        #expect(try store.search("sulphite amonia caramel").first?.code == ECode("E150d"))
+        #expect(try store.search("potasium sorbaet").first?.code == ECode("E202"))
+        #expect(try store.search("Ammoniak-Sulfit-Zuckerkuler").first?.code == ECode("E150d"))
         // Three wrong letters in a short word is too far.
         #expect(try store.search("xyzpartame").first?.code != ECode("E951"))
     }
@@ -211,5 +225,54 @@ import Testing
     ])
     func nameNormalization(input: String, expected: String) {
         #expect(NameKey.normalize(input) == expected)
+    }
+}
+
+@Suite struct AdditiveStoreIntegrationTests {
+    @Test func theScannerRunsOnTheStore() throws {
+        let scratch = try Fixtures.Scratch()
+        let store = try Fixtures.store(in: scratch)
+        let scanner = try ScanPipeline(catalog: store)
+        let report = try scanner.scanText("Sugar, citric acid, colours: E102, E160a(ii)", options: ScanOptions())
+        let codes = report.additives.map(\.code.description)
+        #expect(codes.contains("E102"))
+        // The parser may report the sub-form or its parent; either way the store answers.
+        #expect(codes.contains { $0.hasPrefix("E160a") })
+        #expect(report.packVersion == "1.0.0")
+    }
+
+    @Test func oneStoreServesManyThreads() throws {
+        let scratch = try Fixtures.Scratch()
+        let store = try Fixtures.store(in: scratch)
+        let failures = Failures()
+        DispatchQueue.concurrentPerform(iterations: 64) { i in
+            do {
+                let query = ["tartrazien", "E120", "zitronensaure", "sorbate"][i % 4]
+                if try store.search(query).isEmpty { failures.add(query) }
+                if try store.additive(code: ECode("E160a(iii)")!)?.code != ECode("E160a") { failures.add("code") }
+            } catch {
+                failures.add("\(error)")
+            }
+        }
+        #expect(failures.all.isEmpty)
+    }
+
+    @Test func rebuildDropsAJournalLeftByTheOldFile() throws {
+        let scratch = try Fixtures.Scratch()
+        let location = scratch.location
+        _ = try Fixtures.store(in: scratch)
+        let journal = URL(fileURLWithPath: location.additivesPath.path + "-journal")
+        try Data(repeating: 0xD9, count: 4096).write(to: journal)
+        try AdditiveStore.rebuild(location: location, basePackURL: try Fixtures.builtPack(in: scratch))
+        #expect(!FileManager.default.fileExists(atPath: journal.path))
+        #expect(try Fixtures.store(in: scratch).integrityCheck())
+    }
+
+    /// Collects failures from concurrent work.
+    final class Failures: @unchecked Sendable {
+        private let lock = NSLock()
+        private var items: [String] = []
+        func add(_ s: String) { lock.lock(); items.append(s); lock.unlock() }
+        var all: [String] { lock.lock(); defer { lock.unlock() }; return items }
     }
 }

@@ -54,7 +54,7 @@ enum Fixtures {
          "source": ["plant"],
          "region_rules": {"EU": {"approved": true, "warning_required": false}, "US": {"approved": true, "warning_required": false}},
          "evidence_level": "Consensus", "concern": "Contains 4-MEI, a by-product under review.",
-         "plain_risk": {"summary": "A brown colour made by heating sugar with sulphite and ammonia.", "audience": []},
+         "plain_risk": {"summary": "A brown colour. It is made by heating sugar with sulphite and ammonia.", "audience": []},
          "references": [\#(eurLex)],
          "label_frequency": 4100, "updated_at": "2026-11-01"}
         """#,
@@ -90,7 +90,7 @@ enum Fixtures {
          "source": ["synthetic"],
          "region_rules": {"EU": {"approved": true, "warning_required": false}, "US": {"approved": true, "warning_required": false}},
          "evidence_level": "Regulatory",
-         "plain_risk": {"summary": "A common preservative that stops mould and yeast growing.", "audience": []},
+         "plain_risk": {"summary": "It stops mould and yeast from growing. It is common.", "audience": []},
          "references": [\#(eurLex)],
          "label_frequency": 8000, "updated_at": "2026-11-01"}
         """#,
@@ -102,7 +102,7 @@ enum Fixtures {
          "source": ["synthetic"],
          "region_rules": {"EU": {"approved": false, "warning_required": false, "conditions": "Withdrawn from the EU list in 2018."}},
          "evidence_level": "Regulatory",
-         "plain_risk": {"summary": "A preservative no longer allowed in the EU.", "audience": []},
+         "plain_risk": {"summary": "It keeps food fresh. It is no longer allowed in the EU.", "audience": []},
          "references": [\#(eurLex)],
          "label_frequency": 40, "updated_at": "2026-11-01"}
         """#,
@@ -115,7 +115,7 @@ enum Fixtures {
          "source": ["microbial"],
          "region_rules": {"EU": {"approved": true, "warning_required": false}, "US": {"approved": true, "warning_required": false}, "UK": {"approved": true, "warning_required": false}},
          "evidence_level": "Regulatory",
-         "plain_risk": {"summary": "The sour acid of lemons, made by fermentation. Very common.", "audience": []},
+         "plain_risk": {"summary": "The sour acid found in lemons. It is very common.", "audience": []},
          "references": [\#(eurLex)],
          "label_frequency": 31000, "updated_at": "2026-11-01"}
         """#,
@@ -129,7 +129,7 @@ enum Fixtures {
            "EU": {"approved": true, "warning_required": true, "statement": "Contains a source of phenylalanine."},
            "US": {"approved": true, "warning_required": true, "statement": "Phenylketonurics: contains phenylalanine."}},
          "evidence_level": "Regulatory",
-         "plain_risk": {"summary": "A sweetener. People with PKU must avoid it: it contains phenylalanine.", "audience": ["PKU"]},
+         "plain_risk": {"summary": "A sweetener. It is a source of phenylalanine, so the label says so.", "audience": ["PKU"]},
          "references": [\#(eurLex)],
          "label_frequency": 1500, "updated_at": "2026-11-01"}
         """#,

@@ -6,7 +6,7 @@ import Testing
 /// Damaged, truncated and read-only store files, and recovery by rebuild.
 @Suite struct RecoveryTests {
     enum Damage: String, CaseIterable {
-        case randomBytes, truncated, empty, foreignDatabase
+        case randomBytes, truncated, empty, foreignDatabase, missingTables
     }
 
     private func damage(_ path: URL, _ kind: Damage) throws {
@@ -24,6 +24,9 @@ import Testing
             try FileManager.default.removeItem(at: path)
             let db = try Connection(path: path.path, mode: .create)
             try db.execute("CREATE TABLE notes (text TEXT)")
+        case .missingTables:
+            // The right version number but not the schema it promises.
+            try Connection(path: path.path, mode: .readWrite).execute("DROP TABLE meta")
         }
     }
 
@@ -80,6 +83,20 @@ import Testing
         try Connection(path: location.additivesPath.path, mode: .readWrite).setUserVersion(AdditiveSchema.version + 1)
         let error = #expect(throws: EcodexError.self) { try Fixtures.store(in: scratch) }
         #expect(error?.message.contains("newer version") == true)
+    }
+
+    @Test func anOlderStoreIsMigratedInPlace() throws {
+        let scratch = try Fixtures.Scratch()
+        let location = scratch.location
+        _ = try Fixtures.store(in: scratch)
+        // A future schema step, applied to a store built at today's version.
+        let next = AdditiveSchema.migrations + [
+            Migration(version: AdditiveSchema.version + 1, sql: "CREATE INDEX additives_frequency ON additives (label_frequency)"),
+        ]
+        let db = try AdditiveStore.openChecked(location.additivesPath, migrations: next)
+        #expect(try db.userVersion() == AdditiveSchema.version + 1)
+        #expect(try db.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name = 'additives_frequency'") == 1)
+        #expect(try db.scalarInt("SELECT count(*) FROM additives") == Int64(Fixtures.records.count))
     }
 
     @Test func aReadOnlyStoreFileStillAnswersLookups() throws {

@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func unknownCodeIsALookupError() throws {
-        let run = try scan.run(["code", "E999", "--format", "json"])
+        let run = try scan.run(["code", "E199", "--format", "json"])
         #expect(run.status == 13)
         #expect(run.jsonLines().first?.errorClass == "lookup_error")
     }
@@ -163,5 +163,25 @@ import Testing
         let wrong = try scan.run(["barcode", "4006381333932"])
         #expect(wrong.status == 12)
         #expect(wrong.stderr.contains("not a valid barcode"))
+    }
+}
+
+/// The base pack shipped inside `scan` is exactly what `packs/base/` builds to.
+@Suite struct BasePackTests {
+    let scan = ScanBinary()
+
+    @Test func shippedBasePackMatchesItsSource() throws {
+        let built = scan.dataDir.appendingPathComponent("built.json")
+        let run = try scan.run(["pack", "build", "--source", ScanBinary.path("packs/base"), "--output", built.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let shipped = try Data(contentsOf: URL(fileURLWithPath: ScanBinary.path("Sources/EcodexStore/Resources/base-pack.json")))
+        #expect(try Data(contentsOf: built) == shipped, "packs/base changed: run `scan pack build` and commit the result")
+    }
+
+    @Test func validationPrintsCoverage() throws {
+        let run = try scan.run(["pack", "validate", "--source", ScanBinary.path("packs/base")])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("Rules per region"))
+        #expect(run.stdout.contains("EU:"))
     }
 }

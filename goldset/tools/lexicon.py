@@ -35,7 +35,16 @@ STOP = {
     "natron", "msg", "sugar", "salt", "starch", "gelatin", "gelatine", "agar agar", "kaolin",
     "talc", "talk", "bentonite", "ethanol", "glycine", "lysozyme", "thaumatin", "inulin",
     "calcium", "magnesium", "potassium", "sodium", "zinc", "copper", "nisin", "beeswax",
+    # Found by the hand check of the Open Food Facts texts (goldset/README.md): nutrients,
+    # foods and fragments that the taxonomy lists under an E-number.
+    "niacin", "niacine", "niacina", "speisegelatine", "fettsauren", "acidi grassi", "fatty acids",
+    "acides gras", "gluconate", "gluconat", "selenite", "aluminum", "aluminium", "saffron", "safran",
+    "azafran", "zafferano", "alcohol etilico", "alcool etilico", "ethanol", "dextrina", "dextrin", "dextrine",
 }
+
+
+# Short names that are unambiguous on a label.
+ACRONYMS = {"bht", "bha", "tbhq", "pgpr"}
 
 
 def fold(s):
@@ -81,7 +90,9 @@ class NameMatcher:
         self.code_of = {}
         for _, name, code in rows:
             key = re.sub(r"[\s\-]+", " ", fold(name).strip()).strip()
-            if len(key) < 5 or key in STOP or any(ch.isdigit() for ch in key) and not key.startswith(("red ", "yellow ", "blue ")):
+            if key in STOP or len(key) < 5 and key not in ACRONYMS:
+                continue
+            if any(ch.isdigit() for ch in key) and not key.startswith(("red ", "yellow ", "blue ", "polysorbate ")):
                 continue
             self.code_of.setdefault(key, code)
         parts = []

@@ -35,6 +35,16 @@ DUTCH = {
 }
 
 
+# Names the hand check found missing from both lists (goldset/README.md).
+EXTRA = {
+    "E170": [("es", "carbonato de calcio")], "E500": [("es", "bicarbonato de sodio")],
+    "E541": [("en", "sodium aluminum phosphate"), ("en", "sodium aluminium phosphate")],
+    "E521": [("en", "sodium aluminum sulfate"), ("en", "sodium aluminium sulphate")],
+    "E319": [("en", "TBHQ")], "E320": [("en", "BHA")], "E321": [("en", "BHT")], "E476": [("en", "PGPR")],
+    "E432": [("en", "polysorbate 20")], "E433": [("en", "polysorbate 80")], "E435": [("en", "polysorbate 60")],
+}
+
+
 def taxonomy_names(path):
     """(lang, name, code) from the Open Food Facts additive taxonomy, six languages."""
     rows = []
@@ -45,7 +55,10 @@ def taxonomy_names(path):
         m = re.match(r"^en:E(\d{3,4})([a-h]?)(?:\(?[ivx]+\)?)?\s*,", lines[0])
         if not m:
             continue
-        code = "E%d%s" % (int(m.group(1)), m.group(2))
+        # Letters only where labels print them (E150d, E160a, E472e); the taxonomy's
+        # E307a-style sub-entries compare as their number.
+        letter = m.group(2) if int(m.group(1)) in (150, 160, 161, 472, 553, 927) else ""
+        code = "E%d%s" % (int(m.group(1)), letter)
         for line in lines:
             mm = re.match(r"^([a-z]{2}):(.*)$", line)
             if not mm or mm.group(1) not in LANGS:
@@ -85,6 +98,9 @@ def main():
     for code, ns in DUTCH.items():
         for n in ns:
             add("nl", n, code, "goldset")
+    for code, ns in EXTRA.items():
+        for lang, n in ns:
+            add(lang, n, code, "goldset")
     for lang, name, code in taxonomy_names(os.path.join(data, "off", "additives.txt")):
         add(lang, name, code, "off-taxonomy")
     with open(os.path.join(OUT, "additive-names.jsonl"), "w", encoding="utf-8") as f:

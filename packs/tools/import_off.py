@@ -307,11 +307,6 @@ def main():
             by_code[e["code"]]["props"].update(e["props"])
         else:
             by_code[e["code"]] = e
-    # ECode (Swift) reads a lone letter i, v or x after the number as a roman sub-form
-    # (E161i -> E161(i)), so such codes cannot round-trip; leave them out (see REVIEW.md).
-    for c in [c for c in by_code if offtaxonomy.CODE_RE.match(c).group(2) in ("i", "v", "x")]:
-        print("skipped %s: letter suffix reads as a roman sub-form in ECode" % c)
-        del by_code[c]
     codes = sorted(by_code, key=code_key)
 
     # ---------- names ----------
@@ -325,7 +320,7 @@ def main():
             cleaned = [n for n in cleaned if len(n) >= 3 and not JUNK_NAME.search(n) and not (FORMULA.match(n) and re.search(r"\d", n))
                        and n.lower() not in drop_names.get(c, [])]
             lang = lang.replace("_", "-")
-            for n in cleaned:
+            for n in cleaned + cur.get("extra_names", {}).get(c, {}).get(lang, []):
                 lst = nd.setdefault(lang, [])
                 if n.lower() not in [x.lower() for x in lst]:
                     lst.append(n)
@@ -381,6 +376,12 @@ def main():
     keep_at = {}
     first_names = {c: {lang: ns[:1] for lang, ns in names[c].items() if lang != "us"} for c in codes}
     eu_listed = set(cur["eu_authorised"]) | set(cur["eu_subforms_inherit"])
+    fact_codes = set()
+    for line in open(os.path.join(args.data, "region-facts.jsonl"), encoding="utf-8"):
+        fc = json.loads(line)["code"]
+        fact_codes.add(FACT_CODE_MAP.get(fc, fc))
+    # codes that carry our rules or curation: a shared name stays with them rather than move to a bare sub-form
+    important = eu_listed | set(cur["us"]) | set(cur["records"]) | fact_codes | set(cur["eu_not_authorised"])
     for key in sorted(owners):
         cs = sorted(owners[key], key=code_key)
         if len(cs) == 1:
@@ -389,6 +390,10 @@ def main():
         # letter sub-form over a bare number (E160a over E160) when only one letter child has it.
         def is_anc(a, b):
             return a in structural_parents(b)
+        # codes that carry rules or curation win over old codes and bare sub-forms
+        filtered = any(c in important for c in cs) and not all(c in important for c in cs)
+        if filtered:
+            cs = [c for c in cs if c in important]
         roots = [c for c in cs if not any(is_anc(o, c) for o in cs if o != c)]
         firsts = [c for c in cs if any(ns and ns[0].lower() == key for ns in first_names[c].values())]
         if len(firsts) == 1:
@@ -397,7 +402,8 @@ def main():
             root = roots[0]
             letter_level = {re.sub(r"\(.*\)$", "", c) for c in cs if c != root}
             bare = offtaxonomy.CODE_RE.match(root).group(2) is None and "(" not in root
-            if bare and len(letter_level) == 1 and next(iter(letter_level)) in cs and next(iter(letter_level)) != root:
+            only = next(iter(letter_level)) if len(letter_level) == 1 else None
+            if bare and only in cs and only != root and not (root in important and only not in important):
                 keep = next(iter(letter_level))
                 reason = "only letter sub-form sharing it"
             else:
@@ -407,13 +413,27 @@ def main():
             canon = {c for c in roots if names[c].get("en") and names[c]["en"][0].lower() == key}
             keep = sorted(roots, key=lambda c: (c not in eu_listed, c not in canon, -freq[c], code_key(c)))[0]
             reason = "in the EU Union list, then canonical English name, then label frequency, then lowest code"
+        if filtered:
+            reason = "code with rules or curation; then " + reason
         keep_at[key] = keep
-        ambiguous.append({"name": key, "codes": cs, "kept_at": keep, "reason": reason})
+        ambiguous.append({"name": key, "codes": sorted(owners[key], key=code_key), "kept_at": keep, "reason": reason})
+    shown_twice = set()
     for c in codes:
         for lang in list(names[c]):
-            names[c][lang] = [n for n in names[c][lang] if keep_at.get(n.lower(), c) == c]
+            kept = [n for n in names[c][lang] if keep_at.get(n.lower(), c) == c]
+            # Every record needs an English name to show, even when that name is
+            # shared: the parser maps a shared name to the more general code.
+            if lang == "en" and not kept and names[c][lang]:
+                kept = names[c][lang][:1]
+                shown_twice.add(kept[0].lower())
+            names[c][lang] = kept
             if not names[c][lang]:
                 del names[c][lang]
+
+    for entry in ambiguous:
+        if entry["name"] in shown_twice:
+            entry["allow_shared"] = True
+            entry["reason"] += "; also kept as the only English name of the other codes"
 
     # ---------- region rules ----------
     rules = {c: {} for c in codes}
@@ -565,7 +585,11 @@ def main():
                 "kosher": "depends" if vegan == "depends" else "unknown",
                 "halal": "depends" if vegan == "depends" else "unknown"}
         diet.update(k.get("diet", {}))
-        source = k.get("source", ["animal"] if vegan == "no" and veg == "no" else [])
+        pk = recs.get(parent[c], {}) if parent[c] else {}
+        # sub-forms share their group's source and population cautions unless curated themselves
+        source = k.get("source", pk.get("source", ["animal"] if vegan == "no" and veg == "no" else []))
+        population = k.get("pop", pk.get("pop", []))
+        audience = k.get("aud", pk.get("aud", []))
         r = rules[c]
         for reg in r.values():
             for key in list(reg):
@@ -573,7 +597,7 @@ def main():
                     del reg[key]
         # the template leads with the class only when the class is curated or unambiguous
         lead_classes = classes if class_from == "curated" or (class_from == "taxonomy" and len(classes) == 1) else []
-        plain = k.get("plain") or template_plain(lead_classes, r)
+        plain = k.get("plain") or (pk.get("plain") if population and pk.get("pop") else None) or template_plain(lead_classes, r)
         ev = k.get("ev") or ("Regulatory" if ("EU" in r or "US" in r) else "Limited")
         # references: rule references first, then EFSA
         references = []
@@ -603,11 +627,11 @@ def main():
             "class": classes,
             "dietary": diet,
             "source": source,
-            "population": k.get("pop", []),
+            "population": population,
             "region_rules": {reg: r[reg] for reg in REGIONS if reg in r},
             "evidence_level": ev,
             "concern": k.get("concern"),
-            "plain_risk": {"summary": plain, "audience": k.get("aud", [])},
+            "plain_risk": {"summary": plain, "audience": audience},
             "references": references,
             "label_frequency": offtaxonomy.label_frequency(e),
             "updated_at": UPDATED_AT,

@@ -97,8 +97,8 @@ def main():
         for err in validator.iter_errors(rec):
             errors.append("%s: schema: %s at %s" % (fn, err.message, "/".join(map(str, err.path))))
         code = rec.get("code", "")
-        if re.fullmatch(r"E\d+[ivx]", code):
-            errors.append("%s: letter suffix i/v/x reads as a roman sub-form in ECode" % fn)
+        if re.fullmatch(r"E\d+[vx]", code):
+            errors.append("%s: letter suffix v/x reads as a roman sub-form in ECode" % fn)
         expected = code.replace("(", "_").replace(")", "") + ".json"
         if fn != expected:
             errors.append("%s: file name should be %s" % (fn, expected))

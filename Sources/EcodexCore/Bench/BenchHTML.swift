@@ -60,7 +60,8 @@ public enum BenchHTML {
         h += breakdownTable("language", languages, r.ecodex.byLanguage, r.baseline?.byLanguage)
         h += "<h2>Synonym recall by condition</h2>\n"
         h += "<p class=\"muted\">Additives the label writes only as names. The baseline reads no names, so it finds none.</p>\n"
-        h += chart(id: "syn-cond", title: "Synonym recall by condition", rows: conditions.map { c in
+        let named = conditions.filter { r.ecodex.byCondition[$0]!.names.fn + r.ecodex.byCondition[$0]!.names.tp > 0 }
+        h += chart(id: "syn-cond", title: "Synonym recall by condition", rows: named.map { c in
             (c, r.ecodex.byCondition[c]!.synonymRecall, r.baseline?.byCondition[c]?.synonymRecall)
         })
         h += "<h2>Time to result</h2>\n" + timeTable(r)
@@ -84,7 +85,7 @@ public enum BenchHTML {
         }
         for (label, g) in rows {
             h += "<tr><th scope=\"row\">\(label)</th><td>\(g.images)</td><td>\(fmt(g.codePrecision))</td><td>\(fmt(g.codeRecall))</td>"
-            h += "<td>\(fmt(g.codeF1))</td><td>\(fmt(g.synonymRecall))</td></tr>\n"
+            h += "<td>\(fmt(g.codeF1))</td><td>\(ratio(g.names, \.recall))</td></tr>\n"
         }
         return h + "</table>\n"
     }
@@ -97,8 +98,8 @@ public enum BenchHTML {
         for k in keys {
             let g = e[k]!
             h += "<tr><th scope=\"row\">\(esc(k))</th><td>\(g.images)</td><td>\(fmt(g.codePrecision))</td><td>\(fmt(g.codeRecall))</td>"
-            h += "<td>\(fmt(g.codeF1))</td><td>\(fmt(g.synonymRecall))</td>"
-            if let b { h += "<td>\(b[k].map { fmt($0.codeF1) } ?? "–")</td>" }
+            h += "<td>\(ratio(g.codes, \.f1))</td><td>\(ratio(g.names, \.recall))</td>"
+            if let b { h += "<td>\(b[k].map { ratio($0.codes, \.f1) } ?? "–")</td>" }
             h += "</tr>\n"
         }
         return h + "</table>\n"
@@ -108,6 +109,7 @@ public enum BenchHTML {
         var h = "<table>\n<tr><th scope=\"col\">system</th><th scope=\"col\">mean s</th><th scope=\"col\">median s</th>"
         h += "<th scope=\"col\">p95 s</th><th scope=\"col\">max s</th></tr>\n"
         var rows = [("Ecodex (in process, one engine)", r.ecodex.timeMs)]
+        if let cpu = r.ecodex.cpuMs { rows.append(("Ecodex, CPU time", cpu)) }
         if let b = r.baseline { rows.append(("Baseline (tesseract CLI per image)", b.timeMs)) }
         for (label, t) in rows {
             h += "<tr><th scope=\"row\">\(label)</th><td>\(fmt(t.mean / 1000, 2))</td><td>\(fmt(t.median / 1000, 2))</td>"

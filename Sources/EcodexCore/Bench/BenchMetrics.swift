@@ -33,8 +33,10 @@ public struct ImageScore: Sendable, Equatable {
     public var falsePositives: [ECode]
     public var missedCodes: [ECode]
     public var missedNames: [ECode]
-    /// Wall time to result in milliseconds; nil when the scan failed.
+    /// Wall time to result in milliseconds.
     public var milliseconds: Double?
+    /// CPU time the scan used, ms: unlike wall time it does not grow when other work shares the cores.
+    public var cpuMilliseconds: Double?
     /// Error class and message when the scan failed (the image then counts as finding nothing).
     public var error: String?
 
@@ -42,11 +44,12 @@ public struct ImageScore: Sendable, Equatable {
     ///
     /// A reported code that is a names-only additive is right, not a false positive:
     /// it just does not count towards E-code recall, which is about printed codes.
-    public init(item: GoldItem, predicted: Set<ECode>, milliseconds: Double?, error: String? = nil) {
+    public init(item: GoldItem, predicted: Set<ECode>, milliseconds: Double?, cpuMilliseconds: Double? = nil, error: String? = nil) {
         let p = Set(predicted.map(\.withoutSubForm))
         self.item = item
         self.predicted = p
         self.milliseconds = milliseconds
+        self.cpuMilliseconds = cpuMilliseconds
         self.error = error
         let expected = item.truth.union(item.namesOnly)
         codes = Counts(tp: p.intersection(item.truth).count, fp: p.subtracting(expected).count,
@@ -134,6 +137,8 @@ public struct BenchSummary: Codable, Sendable, Equatable {
     public var byLanguage: [String: GroupScore]
     /// Milliseconds to result per image (failed scans included: a failure is a result too).
     public var timeMs: TimeStats
+    /// CPU milliseconds per image (nil for systems measured from outside, like the baseline's child processes).
+    public var cpuMs: TimeStats?
     public var worstFalsePositives: [CodeTally]
     public var worstMissedCodes: [CodeTally]
     public var worstMissedNames: [CodeTally]
@@ -154,6 +159,8 @@ public struct BenchSummary: Codable, Sendable, Equatable {
         self.overall = overall; self.moderate = moderate; self.hard = hard
         self.byCondition = byCondition; self.byLanguage = byLanguage
         timeMs = TimeStats(scores.compactMap(\.milliseconds))
+        let cpu = scores.compactMap(\.cpuMilliseconds)
+        cpuMs = cpu.isEmpty ? nil : TimeStats(cpu)
         worstFalsePositives = Self.tally(scores, \.falsePositives, worst)
         worstMissedCodes = Self.tally(scores, \.missedCodes, worst)
         worstMissedNames = Self.tally(scores, \.missedNames, worst)

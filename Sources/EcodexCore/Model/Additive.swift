@@ -1,3 +1,5 @@
+import Foundation
+
 /// One additive record, as written in the pack source (`packs/base/additives/*.json`)
 /// and stored in SQLite. JSON keys are snake_case, as in REQUIREMENTS §8.1.
 public struct Additive: Codable, Sendable, Equatable {
@@ -78,8 +80,14 @@ public struct Additive: Codable, Sendable, Equatable {
         updatedAt = try c.decode(String.self, forKey: .updatedAt)
     }
 
-    /// The canonical (first English) name, or the code when there is none.
-    public var canonicalName: String { names["en"]?.first ?? code.description }
+    /// The canonical name: the first English name, else the first name in another
+    /// label language (some additives have no English name on record), else the code.
+    public var canonicalName: String {
+        for lang in ["en", "fr", "de", "es", "it", "nl"] {
+            if let n = names[lang]?.first { return n }
+        }
+        return names.sorted { $0.key < $1.key }.first?.value.first ?? code.description
+    }
 
     /// The name shoppers in `region` read on labels: the US regulatory name in
     /// the US (`FD&C Yellow No. 5`), the rule's own name if it has one, else the canonical name.
@@ -105,6 +113,15 @@ public struct RegionRule: Codable, Sendable, Equatable {
     /// The primary reference for this rule (regulation, listing).
     public var reference: Reference?
 
+    /// The statement as it appears on a label for `name`: regulations write the
+    /// colour warning with a placeholder ("[name or E number of colour]: may have…").
+    public func statement(naming name: String) -> String? {
+        guard let statement else { return nil }
+        guard let open = statement.firstIndex(of: "["), let close = statement[open...].firstIndex(of: "]"),
+              statement[open...close].lowercased().hasPrefix("[name") else { return statement }
+        return statement.replacingCharacters(in: open...close, with: name)
+    }
+
     public init(approved: Bool, warningRequired: Bool = false, statement: String? = nil,
                 conditions: String? = nil, name: String? = nil, reference: Reference? = nil) {
         self.approved = approved
@@ -117,6 +134,16 @@ public struct RegionRule: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case approved, warningRequired = "warning_required", statement, conditions, name, reference
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        approved = try c.decode(Bool.self, forKey: .approved)
+        warningRequired = try c.decodeIfPresent(Bool.self, forKey: .warningRequired) ?? false
+        statement = try c.decodeIfPresent(String.self, forKey: .statement)
+        conditions = try c.decodeIfPresent(String.self, forKey: .conditions)
+        name = try c.decodeIfPresent(String.self, forKey: .name)
+        reference = try c.decodeIfPresent(Reference.self, forKey: .reference)
     }
 }
 
@@ -137,6 +164,17 @@ public struct Dietary: Codable, Sendable, Equatable {
         self.vegetarian = vegetarian
         self.kosher = kosher
         self.halal = halal
+    }
+
+    enum CodingKeys: String, CodingKey { case vegan, vegetarian, kosher, halal }
+
+    /// Missing keys mean "unknown", so pack authors write only what they know.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        vegan = try c.decodeIfPresent(DietStatus.self, forKey: .vegan) ?? .unknown
+        vegetarian = try c.decodeIfPresent(DietStatus.self, forKey: .vegetarian) ?? .unknown
+        kosher = try c.decodeIfPresent(DietStatus.self, forKey: .kosher) ?? .unknown
+        halal = try c.decodeIfPresent(DietStatus.self, forKey: .halal) ?? .unknown
     }
 
     public func status(for diet: Diet) -> DietStatus {

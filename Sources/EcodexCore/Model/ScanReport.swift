@@ -39,6 +39,9 @@ public struct Summary: Codable, Sendable, Equatable {
     public var flagged: Int
     public var neutral: Int
     public var unmatched: Int
+    public init(flagged: Int, neutral: Int, unmatched: Int) {
+        self.flagged = flagged; self.neutral = neutral; self.unmatched = unmatched
+    }
 }
 
 public struct OCRSummary: Codable, Sendable, Equatable {

@@ -40,7 +40,7 @@ public enum PackSource {
     }
 
     /// Checks a pack against the content rules: unique codes, parents present,
-    /// an English name, at least one reference, known region codes, a plain-risk
+    /// a name, at least one reference, a plain-risk line at reading grade 6 or below, known region codes, a plain-risk
     /// line of at most 18 words, and no "safe"/"unsafe" in text shoppers read.
     /// Returns every problem found; an empty list means the pack passes.
     public static func validate(_ pack: Pack) -> [ValidationIssue] {
@@ -62,8 +62,12 @@ public enum PackSource {
                 if parent == a.code { issue("parent", "is the record itself") }
                 else if !codes.contains(parent) { issue("parent", "\(parent) is not in the pack") }
             }
-            if (a.names["en"] ?? []).allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
-                issue("names.en", "needs at least one English name")
+            if a.names.values.joined().allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+                issue("names", "needs at least one name")
+            }
+            let grade = Readability.fleschKincaidGrade(a.plainRisk.summary)
+            if grade > 6 {
+                issue("plain_risk.summary", "reads at grade \(Int(grade.rounded(.up))); at most 6")
             }
             for (lang, names) in a.names where names.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
                 issue("names.\(lang)", "has an empty name")

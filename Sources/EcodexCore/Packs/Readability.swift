@@ -17,20 +17,30 @@ public enum Readability {
         return 0.39 * Double(w.count) / Double(sentences) + 11.8 * Double(syllables) / Double(w.count) - 15.59
     }
 
-    /// English syllables by the usual vowel-group heuristic: count groups of
-    /// vowels, drop a silent final "e", keep at least one.
+    /// English syllables by the usual heuristic: words of up to three letters
+    /// have one; a silent final "e", "es" or "ed" after a consonant (not "l") is
+    /// dropped, as is a leading "y"; then each run of one or two vowels counts once.
     public static func syllableCount<S: StringProtocol>(_ word: S) -> Int {
-        let w = word.lowercased().filter(\.isLetter)
-        guard !w.isEmpty else { return 1 }
+        var w = Array(word.lowercased().filter { $0.isASCII && $0.isLetter })
+        guard w.count > 3 else { return 1 }
         let vowels: Set<Character> = ["a", "e", "i", "o", "u", "y"]
-        var count = 0
-        var previousVowel = false
-        for c in w {
-            let v = vowels.contains(c)
-            if v && !previousVowel { count += 1 }
-            previousVowel = v
+        func consonantNotL(_ c: Character) -> Bool { !vowels.contains(c) && c != "l" }
+        if w.count >= 3, ["es", "ed"].contains(String(w.suffix(2))), consonantNotL(w[w.count - 3]) {
+            w.removeLast(2)
+        } else if w.count >= 2, w.last == "e", consonantNotL(w[w.count - 2]) {
+            w.removeLast()
         }
-        if w.hasSuffix("e") && !w.hasSuffix("le") && count > 1 { count -= 1 }
+        if w.first == "y" { w.removeFirst() }
+        var count = 0, run = 0
+        for c in w {
+            if vowels.contains(c) {
+                run += 1
+                if run == 1 || run == 3 { count += 1 }  // "eau": two groups of at most two
+                if run == 3 { run = 1 }
+            } else {
+                run = 0
+            }
+        }
         return max(1, count)
     }
 }

@@ -29,7 +29,9 @@ public final class ScanPipeline {
     private let reader: LabelReader?
     private let barcodeReader: BarcodeReader?
     private let products: ProductSource?
-    private let parser: IngredientParser
+    /// Built on first use: indexing every name takes tens of milliseconds, and
+    /// `scan code` never needs it.
+    private var builtParser: IngredientParser?
 
     /// `reader` may be nil for text-only use (`scan text`, `scan code`); without a
     /// `barcodeReader` there is no barcode fallback; `products` answers barcode lookups.
@@ -39,7 +41,13 @@ public final class ScanPipeline {
         self.reader = reader
         self.barcodeReader = barcodeReader
         self.products = products
-        self.parser = IngredientParser(lexicon: try catalog.lexicon())
+    }
+
+    private func parser() throws -> IngredientParser {
+        if let builtParser { return builtParser }
+        let p = IngredientParser(lexicon: try catalog.lexicon())
+        builtParser = p
+        return p
     }
 
     /// Scans one label photo.
@@ -135,7 +143,7 @@ public final class ScanPipeline {
 
     private func assess(text: String, words: [OCRWord]?, input: String, options: ScanOptions) throws -> ScanReport {
         let t0 = Clock.now()
-        let parsed = parser.parse(text, words: words)
+        let parsed = try parser().parse(text, words: words)
         let t1 = Clock.now()
         var findings: [Finding] = []
         var unmatched = parsed.unmatched
@@ -177,11 +185,12 @@ public final class ScanPipeline {
             p.region = region
             elsewhere[region] = RiskEngine.assess(a, preferences: p).badge
         }
-        return Finding(code: a.code, name: a.displayName(in: options.preferences.region), badge: verdict.badge,
+        let name = a.displayName(in: options.preferences.region)
+        return Finding(code: a.code, name: name, badge: verdict.badge,
                        matchedText: mention.matchedText, matchKind: mention.kind,
                        function: mention.function ?? a.classes.first, risk: a.plainRisk.summary,
                        audience: a.plainRisk.audience, diet: a.dietary, reasons: verdict.reasons,
-                       statement: rule?.warningRequired == true ? rule?.statement : nil, references: refs,
+                       statement: rule?.warningRequired == true ? rule?.statement(naming: name) : nil, references: refs,
                        regionBadges: elsewhere)
     }
 }
