@@ -96,7 +96,8 @@ struct BarcodeCommand: ParsableCommand {
                 guard let found = try ZBarReader().barcodes(inImageAt: barcode).first else {
                     throw EcodexError.capture("No barcode was found in this photo. Take it again closer, or type the digits.")
                 }
-                digits = found.digits
+                // A UPC-E is looked up as the UPC-A it stands for (its 8 digits are not an EAN-8).
+                digits = found.symbology == "UPC-E" ? GTIN.upcAFromUPCE(found.digits) ?? found.digits : found.digits
             }
             let history = Wiring.openHistory(dataDir: shopper.dataDir)
             let store = try Wiring.openStore(dataDir: shopper.dataDir)

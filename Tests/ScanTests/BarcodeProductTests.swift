@@ -94,6 +94,15 @@ func drawBarcode(_ symbology: Int, _ data: String, to path: String, sourceLocati
         #expect(r.codes.contains("E330"), "\(r.codes)")
     }
 
+    @Test func upcEPhotoFindsItsUPCAEntry() throws {
+        _ = try importProducts(scan, #"{"code":"0042100005264","ingredients_text":"Water, colour: E150d"}"# + "\n")
+        let photo = scan.dataDir.appendingPathComponent("small-pack.png").path
+        try drawBarcode(37, "0425261", to: photo)
+        let run = try scan.run(["barcode", photo, "--format", "json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.jsonLines().first?.codes == ["E150d"])
+    }
+
     @Test func tabSeparatedExportAndStatus() throws {
         _ = try importProducts(scan, "code\tproduct_name\tingredients_text\n4006381333931\tChews\tSugar, E120\n",
                                name: "en.openfoodfacts.org.products.csv")
