@@ -129,7 +129,7 @@ func drawBarcode(_ symbology: Int, _ data: String, to path: String, sourceLocati
         let r = try #require(run.jsonLines().first)
         #expect(r.errorClass == "lookup_error")
         let message = (r["error"] as? [String: Any])?["message"] as? String ?? ""
-        #expect(message.contains("online") && message.contains("scan text"), "\(message)")
+        #expect(message.contains("--online") && message.contains("scan text"), "\(message)")
         #expect(Date().timeIntervalSince(started) < 10)
     }
 

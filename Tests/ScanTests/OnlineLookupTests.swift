@@ -57,7 +57,10 @@ import Testing
         let run = try scan.run(["barcode", "5901234123457", "--online", "--format", "json"],
                                environment: ["ECODEX_OFF_URL": server.baseURL])
         #expect(run.status == 13, "\(run.stderr)")
-        #expect(run.jsonLines().first?.errorClass == "lookup_error")
+        let r = try #require(run.jsonLines().first)
+        #expect(r.errorClass == "lookup_error")
+        let message = (r["error"] as? [String: Any])?["message"] as? String ?? ""
+        #expect(message.contains("Open Food Facts has no ingredient list") && message.contains("scan text"), "\(message)")
         #expect(server.requests.count == 1)
     }
 
