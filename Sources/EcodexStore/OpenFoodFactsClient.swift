@@ -144,6 +144,8 @@ public final class OpenFoodFactsClient: ProductSource, @unchecked Sendable {
     /// One GET with a hard deadline: the task is cancelled when `timeout` passes, so a
     /// server that never answers (or trickles a body) cannot hold the scan.
     func fetch(_ url: URL, timeout: TimeInterval) -> Outcome {
+        // The clock starts before the session is made: setting up counts against the budget too.
+        let until = DispatchTime.now() + timeout
         let config = URLSessionConfiguration.ephemeral
         config.timeoutIntervalForRequest = timeout
         config.timeoutIntervalForResource = timeout
@@ -155,17 +157,32 @@ public final class OpenFoodFactsClient: ProductSource, @unchecked Sendable {
         config.httpMaximumConnectionsPerHost = 1
         let collector = BodyCollector(limit: maxBodyBytes)
         let session = URLSession(configuration: config, delegate: collector, delegateQueue: nil)
-        defer { session.invalidateAndCancel() }
+        // Tearing down can wait on libcurl (a body still streaming in): never on the caller's time.
+        let cleanup = Cleanup(session: session)
+        defer { DispatchQueue.global().async { cleanup.run() } }
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         request.setValue("Ecodex/1.0 (offline additive scanner; barcode lookup)", forHTTPHeaderField: "User-Agent")
         let task = session.dataTask(with: request)
+        cleanup.task = task
         task.resume()
-        if collector.done.wait(timeout: .now() + timeout) == .timedOut {
-            task.cancel()
+        if collector.done.wait(timeout: until) == .timedOut {
             return .timedOut
         }
         return collector.outcome()
+    }
+}
+
+/// Cancels one attempt's task and session, off the caller's thread.
+private final class Cleanup: @unchecked Sendable {
+    let session: URLSession
+    var task: URLSessionTask?
+    init(session: URLSession) {
+        self.session = session
+    }
+    func run() {
+        task?.cancel()
+        session.invalidateAndCancel()
     }
 }
 
