@@ -103,16 +103,7 @@ struct BarcodeCommand: ParsableCommand {
             let store = try Wiring.openStore(dataDir: shopper.dataDir)
             let products = try Wiring.products(shopper: shopper, history: history, catalog: store, region: options.preferences.region)
             let scanner = try ScanPipeline(catalog: store, products: products)
-            let report: ScanReport
-            do {
-                report = try scanner.scanBarcode(digits, options: options)
-            } catch let e as EcodexError where e.errorClass == .lookup && e.message.contains("is not saved on this computer") {
-                // Say what was tried: offline, how to go online; online, that Open Food Facts does not know it either.
-                let key = GTIN.canonical(digits) ?? digits
-                throw EcodexError.lookup(products.isOnline
-                    ? "Barcode \(key) is not saved on this computer, and Open Food Facts has no ingredient list for it. Type the ingredients with `scan text`."
-                    : "Barcode \(key) is not saved on this computer. Look it up online with `scan barcode \(key) --online`, or type the ingredients with `scan text`.")
-            }
+            let report = try scanner.scanBarcode(digits, options: options)
             Wiring.remember(report, history: history)
             out.report(report, separate: false)
         } catch {

@@ -38,6 +38,7 @@ public final class ProductSourceChain: ProductSource {
 
     /// True when this chain may go online.
     public var isOnline: Bool { online != nil }
+    public var searchesOnline: Bool { isOnline }
 
     public func product(barcode: String) throws -> Product? {
         let keys = ProductSourceChain.keys(for: barcode)
