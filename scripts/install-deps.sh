@@ -11,7 +11,8 @@ packages=(
   libtesseract-dev libleptonica-dev libzbar-dev libsqlite3-dev pkg-config
   tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra
   tesseract-ocr-spa tesseract-ocr-ita tesseract-ocr-nld
-  zbar-tools zint imagemagick fonts-dejavu-core time chromium
+  zbar-tools zint imagemagick fonts-dejavu-core fonts-dejavu-extra fonts-urw-base35
+  time chromium strace
 )
 
 missing=()

@@ -59,7 +59,7 @@ struct ParsingCorpusTests {
         }
         print("OFF parser agreement: \(agreed)/\(total)")
         #expect(total == 88)
-        #expect(agreed >= 69)
+        #expect(agreed >= 71)
     }
 
     @Test("All 307 real ingredient texts parse, spans inside the text")
@@ -81,6 +81,23 @@ struct ParsingCorpusTests {
         print("real texts: \(rows.count) texts, \(mentions) mentions")
     }
 
+    @Test("Random mixes of code-like pieces never trap and keep spans inside the text")
+    func structuredFuzz() {
+        let pieces = ["E", "e", "INS", "SIN", "N°", "#", "£", "€", "F", "C", "1", "2", "0", "330", "1422", "150", "d",
+                      "ii", "(", ")", "[", "]", ":", ",", ";", ".", "-", " ", " ", "\n", "-\n", "colour", "caramel",
+                      "citric acid", "Farbstoff", "and", "et", "vitamins", "%", "g", "l", "O", "S", "é", "\u{301}",
+                      "\u{435}", "３", "\u{0}", "\u{FFFD}", "ß", "mono-", "diglycerides", "FD&C", "Yellow", "No", "5"]
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<3000 {
+            let text = (0..<Int.random(in: 0...40, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+            let r = S.parser.parse(text)
+            let n = text.utf8.count
+            for m in r.mentions {
+                #expect(m.span.lowerBound >= 0 && m.span.upperBound <= n, "\(text.debugDescription)")
+            }
+        }
+    }
+
     @Test("Garbage finishes: random bytes, control characters, a 5 MB line")
     func garbage() {
         var rng = SystemRandomNumberGenerator()
@@ -92,8 +109,8 @@ struct ParsingCorpusTests {
         let big = String(repeating: unit, count: 5_000_000 / unit.utf8.count)
         let r = S.parser.parse(big)
         #expect(r.mentions.count > 0)
-        let noSeparators = String(repeating: "tartrazine E102 sugar ", count: 250_000)
-        #expect(S.parser.parse(noSeparators).mentions.count == 250_000)
+        let noSeparators = String(repeating: "tartrazine E102 sugar ", count: 50_000)
+        #expect(S.parser.parse(noSeparators).mentions.count == 50_000)
         _ = S.parser.parse("")
         _ = S.parser.parse("(")
         _ = S.parser.parse(")))")

@@ -49,7 +49,9 @@ struct ParsingNameTests {
         #expect((m?.confidence ?? 1) < 1)
     }
 
-    @Test("Short names get no fuzziness", arguments: ["sugar, agan", "salt, pectim"])
+    @Test("Short names get no fuzziness; edits at a word's ends make other words", arguments: [
+        "sugar, agan", "salt, pectim", "carbonated water", "ácido fólico", "Karotten", "pectinase",
+    ])
     func shortNoFuzzy(text: String) {
         #expect(S.parser.parse(text).mentions.allSatisfy { $0.kind != .fuzzy })
     }
@@ -134,6 +136,8 @@ struct ParsingNameTests {
         let de = S.parser.parse("Farbstoff E 150d").mentions
         #expect(de.count == 1)
         #expect(de.first?.matchedText == ["Farbstoff", "E 150d"])
+        #expect(de.first?.ingredient == "Farbstoff")
+        #expect(de.first.map { S.spanText("Farbstoff E 150d", $0) } == "E 150d")
     }
 
     @Test("Mentions carry their ingredient")

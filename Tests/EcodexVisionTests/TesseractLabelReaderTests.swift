@@ -27,7 +27,8 @@ import Testing
         #expect(result.steps.first == "grayscale")
     }
 
-    @Test func readsTheGermanColaLabelCode() throws {
+    @Test(.enabled(if: TesseractLabelReader.installedLanguages().contains("deu"), "needs tesseract-ocr-deu"))
+    func readsTheGermanColaLabelCode() throws {
         let de = try TesseractLabelReader(languages: ["deu"])
         let result = try de.read(imageAt: Fixtures.real("dart_ingredients_coca_light_de.jpg"))
         let text = squeezed(result.text)
@@ -88,6 +89,19 @@ import Testing
         #expect(text.contains("maltodextrin"))
     }
 
+    @Test func turnsSidewaysTextUpright() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let original = try #require(PixImage.read(Fixtures.real("irockel_image-5.jpg")))
+        let path = folder + "/sideways.png"
+        try Preprocessor.rotate(original.gray(), degrees: 90).writePNG(to: path)
+
+        let result = try reader.read(imageAt: path)
+        #expect(result.steps.contains("rotate 270°"), "steps: \(result.steps)")
+        let text = squeezed(result.text)
+        #expect(text.contains("red 40") && text.contains("maltodextrin"), "\(result.text)")
+    }
+
     @Test func invertsLightTextOnDark() throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -131,6 +145,12 @@ import Testing
         #expect(error.message.contains("setup"))
     }
 
+    @Test(.enabled(if: TesseractLabelReader.installedLanguages().contains("deu"), "needs tesseract-ocr-deu"))
+    func acceptsPlusSeparatedLanguages() throws {
+        let reader = try TesseractLabelReader(languages: ["eng+deu"])
+        #expect(reader.languages == ["eng", "deu"])
+    }
+
     @Test func missingDataFolderIsAnOCRError() throws {
         let error = try #require(throws: EcodexError.self) {
             try TesseractLabelReader(languages: ["eng"], dataPath: "/nonexistent/tessdata")
@@ -152,5 +172,25 @@ import Testing
             guard step.hasPrefix("upscale x") || step.hasPrefix("downscale x") else { return nil }
             return Double(step.split(separator: "x").last ?? "")
         }.reduce(1, *)
+    }
+}
+
+/// The default reader: English first, all installed label languages for unsure pages.
+@Suite struct DefaultLanguageReaderTests {
+    @Test(.enabled(if: TesseractLabelReader.installedLanguages().contains("deu"), "needs tesseract-ocr-deu"))
+    func unsureGermanLabelIsReRead() throws {
+        let reader = try TesseractLabelReader()
+        #expect(reader.languages == TesseractLabelReader.installedLanguages())
+        let result = try reader.read(imageAt: Fixtures.real("dart_ingredients_coca_light_de.jpg"))
+        // "Enthält" keeps its umlaut only when the German model read the line.
+        #expect(result.text.contains("Enthält"), "\(result.text)")
+        #expect(result.text.contains("Farbstoff"), "\(result.text)")
+    }
+
+    @Test func confidentEnglishLabelStaysOnTheFastPath() throws {
+        let reader = try TesseractLabelReader()
+        let result = try reader.read(imageAt: Fixtures.real("irockel_image-5.jpg"))
+        #expect(result.meanConfidence >= 75)
+        #expect(result.text.contains("Red 40"))
     }
 }

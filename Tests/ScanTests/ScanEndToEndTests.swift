@@ -165,3 +165,23 @@ import Testing
         #expect(wrong.stderr.contains("not a valid barcode"))
     }
 }
+
+/// The base pack shipped inside `scan` is exactly what `packs/base/` builds to.
+@Suite struct BasePackTests {
+    let scan = ScanBinary()
+
+    @Test func shippedBasePackMatchesItsSource() throws {
+        let built = scan.dataDir.appendingPathComponent("built.json")
+        let run = try scan.run(["pack", "build", "--source", ScanBinary.path("packs/base"), "--output", built.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let shipped = try Data(contentsOf: URL(fileURLWithPath: ScanBinary.path("Sources/EcodexStore/Resources/base-pack.json")))
+        #expect(try Data(contentsOf: built) == shipped, "packs/base changed: run `scan pack build` and commit the result")
+    }
+
+    @Test func validationPrintsCoverage() throws {
+        let run = try scan.run(["pack", "validate", "--source", ScanBinary.path("packs/base")])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("Rules per region"))
+        #expect(run.stdout.contains("EU:"))
+    }
+}

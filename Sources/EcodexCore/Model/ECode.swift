@@ -19,21 +19,40 @@ public struct ECode: Hashable, Comparable, Sendable, CustomStringConvertible, Co
     }
 
     public init?(_ text: String) {
-        var s = Substring(text.lowercased().filter { !" \t-._".contains($0) })
-        for prefix in ["ins", "sin", "e"] where s.hasPrefix(prefix) {
-            s = s.dropFirst(prefix.count)
+        // Works on ASCII bytes with early exits: the parser asks this of every
+        // dictionary name when it builds its index, and almost all are not codes.
+        var b: [UInt8] = []
+        b.reserveCapacity(16)
+        for byte in text.utf8 {
+            switch byte {
+            case 0x20, 0x09, 0x2D, 0x2E, 0x5F: continue  // space, tab, - . _
+            case 0x80...: return nil
+            default:
+                b.append(byte | (byte >= 0x41 && byte <= 0x5A ? 0x20 : 0))
+                if b.count > 16 { return nil }
+            }
+        }
+        var i = 0
+        func has(_ p: String) -> Bool { b.count >= i + p.utf8.count && zip(b[i...], p.utf8).allSatisfy { $0 == $1 } }
+        for prefix in ["ins", "sin", "e"] where has(prefix) {
+            i += prefix.utf8.count
             break
         }
-        let digits = s.prefix { $0.isASCII && $0.isNumber }
-        guard !digits.isEmpty, digits.count <= 5, let n = Int(digits), n > 0, n < 2000 else { return nil }
-        s = s.dropFirst(digits.count)
-        var letter: Character?
-        if let c = s.first, ECode.suffixLetters.contains(c),
-           !ECode.isRomanStart(s) || (s.count == 1 && ECode.romanLookingLetters[n] == c) {
-            letter = c
-            s = s.dropFirst()
+        let digitsStart = i
+        var n = 0
+        while i < b.count, b[i] >= 0x30, b[i] <= 0x39 {
+            n = n * 10 + Int(b[i] - 0x30)
+            i += 1
+            if i - digitsStart > 5 { return nil }
         }
-        var rest = String(s)
+        guard i > digitsStart, n > 0, n < 2000 else { return nil }
+        var rest = String(decoding: b[i...], as: UTF8.self)
+        var letter: Character?
+        if let c = rest.first, ECode.suffixLetters.contains(c),
+           !ECode.isRomanStart(Substring(rest)) || (rest.count == 1 && ECode.romanLookingLetters[n] == c) {
+            letter = c
+            rest.removeFirst()
+        }
         if rest.hasPrefix("(") && rest.hasSuffix(")") { rest = String(rest.dropFirst().dropLast()) }
         if rest.hasPrefix("[") && rest.hasSuffix("]") { rest = String(rest.dropFirst().dropLast()) }
         var roman: String?

@@ -23,8 +23,6 @@ struct CodeReader {
     let tokens: [Token]
     let knownCodes: Set<ECode>
 
-    private var s: [UInt32] { text.scalars }
-
     func isKnown(_ c: ECode) -> Bool {
         if knownCodes.contains(c) { return true }
         var p = c.parent
@@ -169,6 +167,11 @@ struct CodeReader {
         if allowRepair, let r = repaired(chars) {
             return Hit(code: r, tokens: start..<end, kind: .repaired, known: true, needsContext: prefixSlip)
         }
+        // `INS 500ti`: a known number followed by letters no code has; keep the number, marked repaired.
+        if allowRepair, best == nil, chars.count > 3, let digitsOnly = Self.clean(Array(chars.prefix { $0 >= 0x30 && $0 <= 0x39 })),
+           knownCodes.contains(digitsOnly) {
+            return Hit(code: digitsOnly, tokens: start..<end, kind: .repaired, known: true, needsContext: prefixSlip)
+        }
         if prefixSlip { return nil }
         return best
     }
@@ -189,8 +192,16 @@ struct CodeReader {
         let n = i - digitStart
         guard n == 3 || n == 4 else { return nil }
         if i < chars.count, !Self.isSuffixScalar(chars[i]) { return nil }
+        if i == chars.count {
+            // Plain digits, the common case: no string round trip.
+            var number = 0
+            for k in digitStart..<i { number = number * 10 + Int(chars[k] - 0x30) }
+            return number >= 100 && number < 2000 ? ECode(number: number) : nil
+        }
         let text = "E" + String(decoding: chars[digitStart...].map { UInt8(truncatingIfNeeded: $0) }, as: UTF8.self)
         guard let code = ECode(text), code.number >= 100 else { return nil }
+        // Letter suffixes in use run from `a` to `k` (E150d, E160f, E472e); others are OCR noise.
+        if let l = code.letter, !("a"..."k").contains(l) { return nil }
         return code
     }
 
@@ -215,6 +226,12 @@ struct CodeReader {
             if digits.first == 0x30 { continue }
             digits += chars[width...]
             if let c = Self.clean(digits), knownCodes.contains(c) || isKnown(c) { return c }
+        }
+        // `160a1`, `160al`: a sub-form whose `i` OCR read as `1` or `l`.
+        let digitEnd = chars.firstIndex { !($0 >= 0x30 && $0 <= 0x39) } ?? chars.count
+        if digitEnd < chars.count {
+            let roman = chars[..<digitEnd] + chars[digitEnd...].map { $0 == 0x31 || $0 == 0x4C || $0 == 0x7C ? 0x49 : $0 }
+            if let c = Self.clean(Array(roman)), c.roman != nil, isKnown(c) { return c }
         }
         return nil
     }

@@ -1,19 +1,81 @@
 /// Small edit-distance checks for fuzzy word matching.
 enum EditDistance {
-    /// Whether `a` and `b` differ by at most one substitution, insertion, deletion or adjacent swap.
-    static func withinOne(_ a: some Collection<UInt32>, _ b: some Collection<UInt32>) -> Bool {
-        let x = Array(a), y = Array(b)
-        if abs(x.count - y.count) > 1 { return false }
+    /// Whether `x` and `y` differ by at most one substitution, insertion, deletion or adjacent swap.
+    static func withinOne(_ x: [UInt32], _ y: ArraySlice<UInt32>) -> Bool {
+        let m = x.count, n = y.count, b = y.startIndex
+        if abs(m - n) > 1 { return false }
         var i = 0
-        while i < x.count, i < y.count, x[i] == y[i] { i += 1 }
-        if i == x.count && i == y.count { return true }
-        if x.count == y.count {
-            // One substitution, or a swap of two neighbours.
-            if x[(i + 1)...] == y[(i + 1)...] { return true }
-            if i + 1 < x.count, x[i] == y[i + 1], x[i + 1] == y[i], x[(i + 2)...] == y[(i + 2)...] { return true }
-            return false
+        while i < m, i < n, x[i] == y[b + i] { i += 1 }
+        if i == m && i == n { return true }
+        /// Whether x[from...] equals y[from2...] to their ends.
+        func tailsEqual(_ from: Int, _ from2: Int) -> Bool {
+            if m - from != n - from2 { return false }
+            var a = from, c = from2
+            while a < m {
+                if x[a] != y[b + c] { return false }
+                a += 1; c += 1
+            }
+            return true
         }
-        if x.count > y.count { return x[(i + 1)...] == y[i...] }
-        return x[i...] == y[(i + 1)...]
+        if m == n {
+            // One substitution, or a swap of two neighbours.
+            if tailsEqual(i + 1, i + 1) { return true }
+            return i + 1 < m && x[i] == y[b + i + 1] && x[i + 1] == y[b + i] && tailsEqual(i + 2, i + 2)
+        }
+        return m > n ? tailsEqual(i + 1, i) : tailsEqual(i, i + 1)
     }
+
+    /// Whether `x` and `y` share their first and last letters, so any edit between them is inside the word.
+    static func isInternalEdit(_ x: [UInt32], _ y: ArraySlice<UInt32>) -> Bool {
+        guard let xf = x.first, let xl = x.last, let yf = y.first, let yl = y.last else { return false }
+        return xf == yf && xl == yl && x.count > 2 && y.count > 2
+    }
+
+    /// Whether a one-letter substitution between `x` and `y` is a plausible slip: letters OCR
+    /// confuses by shape, or neighbours on a keyboard. Insertions, deletions and swaps pass.
+    ///
+    /// `natriumcitraat` is one substitution from `natriumnitraat`, but `c` for `n` is neither
+    /// a shape nor a key slip; `tartrazime` (`m` for `n`) is both.
+    static func isPlausibleSlip(_ x: [UInt32], _ y: ArraySlice<UInt32>) -> Bool {
+        guard x.count == y.count else { return true }
+        let b = y.startIndex
+        var diffs: [(UInt32, UInt32)] = []
+        for i in 0..<x.count where x[i] != y[b + i] {
+            diffs.append((x[i], y[b + i]))
+            if diffs.count > 2 { return true }
+        }
+        // Two differences at equal length are a swap of neighbours.
+        guard diffs.count == 1, let (p, q) = diffs.first else { return true }
+        return confusable.contains(pairKey(p, q))
+    }
+
+    private static func pairKey(_ p: UInt32, _ q: UInt32) -> UInt64 {
+        UInt64(min(p, q)) << 32 | UInt64(max(p, q))
+    }
+
+    /// Letter pairs that OCR confuses by shape or that sit next to each other on QWERTY,
+    /// QWERTZ and AZERTY keyboards.
+    private static let confusable: Set<UInt64> = {
+        var set = Set<UInt64>()
+        func add(_ group: String) {
+            let v = group.unicodeScalars.map(\.value)
+            for i in v.indices { for j in v.indices where i != j { set.insert(pairKey(v[i], v[j])) } }
+        }
+        // Shapes: round letters, strokes, arches, bowls, and the digit look-alikes.
+        for g in ["AEOCGQDU0", "IL1|TJF!", "MNHRUWV", "BR8PE", "S5Z2", "G6", "A4", "Y7V", "KX", "RP", "CE", "AO"] { add(g) }
+        // Keys next to each other, row by row and across rows.
+        let rows = ["QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM", "QWERTZUIOP", "YXCVBNM", "AZERTYUIOP", "QSDFGHJKLM", "WXCVBN"]
+        for r in rows {
+            let v = r.unicodeScalars.map(\.value)
+            for i in 1..<v.count { set.insert(pairKey(v[i - 1], v[i])) }
+        }
+        let grid = ["QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM"]
+        for r in 1..<grid.count {
+            let up = grid[r - 1].unicodeScalars.map(\.value), down = grid[r].unicodeScalars.map(\.value)
+            for i in down.indices {
+                for j in [i, i + 1] where j < up.count { set.insert(pairKey(down[i], up[j])) }
+            }
+        }
+        return set
+    }()
 }

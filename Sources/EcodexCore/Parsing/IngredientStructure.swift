@@ -33,7 +33,7 @@ struct IngredientStructure {
     /// Item index of every token (-1 for separators between items).
     var itemOfToken: [Int32]
 
-    init(tokens: [Token], scalars: [UInt32]) {
+    init(tokens: [Token]) {
         itemOfToken = [Int32](repeating: -1, count: tokens.count)
         var frames: [(parent: Int?, header: Int?)] = [(nil, nil)]
         var current: Int?
@@ -147,16 +147,17 @@ struct IngredientStructure {
     /// in `colorant : E120, vitamine C, E500` the scope ends at `vitamine C`, which a
     /// colour header may make an additive only when it comes first.
     mutating func resolve() {
-        var broken = Set<Int>()
-        var started = Set<Int>()
+        var broken = [Bool](repeating: false, count: items.count)
+        var started = [Bool](repeating: false, count: items.count)
         for k in items.indices {
             var f = items[k].ownFunction
             var nutrient = items[k].nutrient
             var direct = f != nil
-            if f == nil && !nutrient, let h = items[k].header, !broken.contains(h) {
+            if f == nil && !nutrient, let h = items[k].header, !broken[h] {
                 f = items[h].function
                 nutrient = items[h].inNutrientGroup
-                direct = started.insert(h).inserted && items[h].directContext
+                direct = !started[h] && items[h].directContext
+                started[h] = true
             }
             if f == nil && !nutrient, let p = items[k].parent {
                 f = items[p].function
@@ -165,8 +166,8 @@ struct IngredientStructure {
             }
             // Nutrient headers (`Minéraux :`) keep their scope over unknown salts.
             if let h = items[k].header, !items[k].hasAdditive, items[k].ownFunction == nil, !items[h].inNutrientGroup {
-                broken.insert(h)
-                started.insert(h)
+                broken[h] = true
+                started[h] = true
             }
             items[k].function = nutrient ? nil : f
             items[k].inNutrientGroup = nutrient

@@ -18,6 +18,8 @@ struct NameIndex: Sendable {
         var nutrient = false
         /// Folded letters and digits in the key, for the fuzzy budget.
         var chars = 0
+        /// Words in the key: a one-word name has no other words to vouch for a fuzzy one.
+        var words = 1
     }
 
     /// One word of label text as the index sees it.
@@ -53,19 +55,24 @@ struct NameIndex: Sendable {
     private var targets: [Target] = []
     /// One-deletion hashes of every long word → first posting; postings chain through `deletionNext`.
     private var deletionHead = HashMap64(capacity: 1 << 16)
+    /// A one-bit-per-slot filter over deletion hashes: most probes of ordinary words miss,
+    /// and the filter answers that from cache instead of touching the large table.
+    private var deletionFilter = [UInt64](repeating: 0, count: NameIndex.filterWords)
+    private static let filterWords = 1 << 15
     private var deletionWord: [Int32] = []
     private var deletionNext: [Int32] = []
 
     /// Words that mark a number (`No. 5`, `N° 5`, `Nr 5`): dropped before a number on both sides.
-    static let numberMarks: Set<UInt64> = Set(["NO", "N", "NR", "NUMBER", "NUM", "NB"].map {
+    /// Small enough that a linear scan beats hashing the hash again.
+    static let numberMarks: [UInt64] = ["NO", "N", "NR", "NUMBER", "NUM", "NB"].map {
         Token.hash($0.unicodeScalars.map(\.value))
-    })
+    }
 
     /// Articles and prepositions that labels drop or add inside names (`dioxyde de titane`,
     /// `dioxyde titane`): skipped in names and in text alike.
-    static let stopWords: Set<UInt64> = Set(["DE", "D", "DES", "DU", "LA", "LE", "LES", "L", "OF", "DI", "DEL"].map {
+    static let stopWords: [UInt64] = ["DE", "D", "DES", "DU", "LA", "LE", "LES", "L", "OF", "DI", "DEL"].map {
         Token.hash($0.unicodeScalars.map(\.value))
-    })
+    }
 
     /// Punctuation that may sit inside a name without ending it.
     @inline(__always)
@@ -77,11 +84,16 @@ struct NameIndex: Sendable {
     static let fuzzyMinLength = 5
 
     init(lexicon: Lexicon) {
+        vocab = HashMap64(capacity: lexicon.entries.count * 2 + 1024)
+        edges = HashMap64(capacity: lexicon.entries.count * 3 + 4096)
         for entry in lexicon.entries {
-            if ECode(entry.name) != nil { continue }
+            // Codes written as names (`E330`) are the code reader's job; check cheaply first.
+            if let f = entry.name.utf8.first, f | 0x20 == 0x65 || f | 0x20 == 0x69 || f | 0x20 == 0x73,
+               entry.name.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }), ECode(entry.name) != nil { continue }
             var t = Target(code: entry.code, contextOnly: entry.contextOnly)
             for key in Self.keys(for: entry.name, plurals: false) {
                 t.chars = key.reduce(0) { $0 + $1.count }
+                t.words = key.count
                 insert(key, t)
             }
         }
@@ -223,16 +235,29 @@ struct NameIndex: Sendable {
     }
 
     @inline(__always)
+    private static func filterBit(_ h: UInt64) -> Int {
+        Int(truncatingIfNeeded: (h &* 0xD6E8_FEB8_6659_FD93) >> 43) & (filterWords * 64 - 1)
+    }
+
+    @inline(__always)
     private static func edgeKey(_ node: Int32, _ word: Int32) -> UInt64 {
         UInt64(UInt32(bitPattern: node)) << 32 | UInt64(UInt32(bitPattern: word))
     }
 
     private mutating func buildDeletions() {
+        // Size the table once: growing it rehashes every posting.
+        let total = words.reduce(0) { $0 + (($1.count >= Self.fuzzyMinLength - 1 && $1.count <= 40) ? $1.count + 1 : 0) }
+        deletionHead = HashMap64(capacity: total)
+        deletionWord.reserveCapacity(total)
+        deletionNext.reserveCapacity(total)
         var hashes: [UInt64] = []
+        var suffix: [UInt64] = []
         for (id, w) in words.enumerated() where w.count >= Self.fuzzyMinLength - 1 && w.count <= 40 {
             hashes.removeAll(keepingCapacity: true)
-            Self.deletionHashes(w[...], into: &hashes)
+            Self.deletionHashes(w[...], into: &hashes, suffix: &suffix)
             for h in hashes {
+                let bit = Self.filterBit(h)
+                deletionFilter[bit >> 6] |= 1 << UInt64(bit & 63)
                 let posting = Int32(deletionWord.count)
                 deletionWord.append(Int32(id))
                 deletionNext.append(deletionHead.get(h))
@@ -242,30 +267,34 @@ struct NameIndex: Sendable {
     }
 
     private static let prime: UInt64 = 0x100_0000_01B3
+    /// P^k for every word length the deletion index handles.
+    private static let powers: [UInt64] = {
+        var p: [UInt64] = [1]
+        for _ in 0..<48 { p.append(p[p.count - 1] &* prime) }
+        return p
+    }()
 
     /// Polynomial hashes of `w` and of `w` with each one letter removed, in O(length).
     ///
     /// With h(s) = Σ s[i]·P^(n-1-i), removing position k gives
     /// h(s[..<k])·P^(n-1-k) + h(s[(k+1)...]), so every deletion costs a multiply and an add.
-    static func deletionHashes(_ w: ArraySlice<UInt32>, into out: inout [UInt64]) {
-        let a = Array(w)
-        let n = a.count
-        var full: UInt64 = 0
-        for v in a { full = full &* prime &+ UInt64(v) }
-        out.append(full)
-        // suffix[k] = hash of a[k...]; power[k] = P^k.
-        var suffix = [UInt64](repeating: 0, count: n + 1)
-        var power = [UInt64](repeating: 1, count: n + 1)
-        for k in 1...max(1, n) where k <= n { power[k] = power[k - 1] &* prime }
+    /// `suffix` is scratch space, reused to keep the per-word path free of allocations.
+    static func deletionHashes(_ w: ArraySlice<UInt32>, into out: inout [UInt64], suffix: inout [UInt64]) {
+        let n = w.count
+        guard n < powers.count else { return }
+        let base = w.startIndex
+        if suffix.count < n + 1 { suffix = [UInt64](repeating: 0, count: n + 1) }
+        suffix[n] = 0
         var k = n - 1
         while k >= 0 {
-            suffix[k] = UInt64(a[k]) &* power[n - 1 - k] &+ suffix[k + 1]
+            suffix[k] = UInt64(w[base + k]) &* powers[n - 1 - k] &+ suffix[k + 1]
             k -= 1
         }
+        out.append(suffix[0])
         var prefix: UInt64 = 0
         for k in 0..<n {
-            out.append(prefix &* power[n - 1 - k] &+ suffix[k + 1])
-            prefix = prefix &* prime &+ UInt64(a[k])
+            out.append(prefix &* powers[n - 1 - k] &+ suffix[k + 1])
+            prefix = prefix &* prime &+ UInt64(w[base + k])
         }
     }
 
@@ -276,22 +305,23 @@ struct NameIndex: Sendable {
     func id(ofWordHash h: UInt64) -> Int32 { vocab.get(h) }
 
     /// Known words within one edit (substitution, insertion, deletion or adjacent swap) of `word`.
-    func fuzzyCandidates(_ word: ArraySlice<UInt32>, into found: inout [Int32]) {
+    func fuzzyCandidates(_ word: ArraySlice<UInt32>, into found: inout [Int32], cache: inout FuzzyCache) {
         guard word.count >= Self.fuzzyMinLength - 1, word.count <= 40 else { return }
-        var probes: [UInt64] = []
-        probes.reserveCapacity(word.count + 1)
-        Self.deletionHashes(word, into: &probes)
+        cache.probes.removeAll(keepingCapacity: true)
+        Self.deletionHashes(word, into: &cache.probes, suffix: &cache.suffix)
         let first = found.count
-        for p in probes {
+        for p in cache.probes {
+            let bit = Self.filterBit(p)
+            if deletionFilter[bit >> 6] & (1 << UInt64(bit & 63)) == 0 { continue }
             var posting = deletionHead.get(p)
             while posting >= 0 {
                 let w = deletionWord[Int(posting)]
                 posting = deletionNext[Int(posting)]
-                // A known word plus or minus a last letter is another word (`pectinas` / `pectinase`),
-                // not an OCR slip.
+                // Edits at a word's first or last letter make other words (`pectinas` / `pectinase`,
+                // `carbonates` / `carbonated`, `cólico` / `fólico`), not OCR slips.
                 let known = words[Int(w)]
-                if !found[first...].contains(w), !known.starts(with: word), !word.starts(with: known),
-                   EditDistance.withinOne(known, word) {
+                if !found[first...].contains(w), EditDistance.isInternalEdit(known, word),
+                   EditDistance.withinOne(known, word), EditDistance.isPlausibleSlip(known, word) {
                     found.append(w)
                     if found.count - first >= 8 { return }
                 }
@@ -300,9 +330,10 @@ struct NameIndex: Sendable {
     }
 
     /// Edits a name of `chars` letters may carry: none for short names, more for long ones.
-    static func editBudget(chars: Int, lowConfidence: Bool) -> Int {
+    static func editBudget(chars: Int, words: Int, lowConfidence: Bool) -> Int {
         let c = lowConfidence ? chars + 3 : chars
-        if c < 7 { return 0 }
+        // One-word names need more letters: `Karotten` (carrots) is one edit from `Karoten`.
+        if c < (words == 1 ? 8 : 7) { return 0 }
         if c < 14 { return 1 }
         if c < 24 { return 2 }
         return 3
@@ -313,6 +344,9 @@ struct NameIndex: Sendable {
         var start: [Int32]
         var end: [Int32]
         var pool: [Int32] = []
+        /// Scratch for deletion hashes.
+        var probes: [UInt64] = []
+        var suffix: [UInt64] = []
 
         init(count: Int) {
             start = [Int32](repeating: -1, count: count)
@@ -321,7 +355,8 @@ struct NameIndex: Sendable {
     }
 
     /// The longest key that starts at stream word `start`.
-    func longestMatch(_ stream: [StreamWord], at start: Int, scalars: [UInt32], cache: inout FuzzyCache) -> Match? {
+    func longestMatch(_ stream: UnsafeBufferPointer<StreamWord>, at start: Int, scalars: UnsafeBufferPointer<UInt32>,
+                      cache: inout FuzzyCache) -> Match? {
         let w = stream[start]
         // Most words start no name: reject them before any search.
         if w.id >= 0 {
@@ -337,8 +372,9 @@ struct NameIndex: Sendable {
     }
 
     /// Depth-first over the trie; depth is bounded by the longest name, branching by the candidate cap.
-    private func walk(_ stream: [StreamWord], start: Int, pos: Int, node: Int32, edits: Int, low: Bool,
-                      scalars: [UInt32], cache: inout FuzzyCache, best: inout Match?, steps: inout Int) {
+    private func walk(_ stream: UnsafeBufferPointer<StreamWord>, start: Int, pos: Int, node: Int32, edits: Int,
+                      low: Bool, scalars: UnsafeBufferPointer<UInt32>, cache: inout FuzzyCache, best: inout Match?,
+                      steps: inout Int) {
         steps += 1
         guard steps <= 256, pos < stream.count else { return }
         let w = stream[pos]
@@ -352,7 +388,10 @@ struct NameIndex: Sendable {
         guard w.fuzzyEligible, edits < 3 else { return }
         if cache.start[pos] < 0 {
             cache.start[pos] = Int32(cache.pool.count)
-            fuzzyCandidates(scalars[Int(w.scalarStart)..<Int(w.scalarEnd)], into: &cache.pool)
+            var pool = cache.pool
+            cache.pool = []
+            fuzzyCandidates(Array(scalars[Int(w.scalarStart)..<Int(w.scalarEnd)])[...], into: &pool, cache: &cache)
+            cache.pool = pool
             cache.end[pos] = Int32(cache.pool.count)
         }
         var c = Int(cache.start[pos])
@@ -363,14 +402,15 @@ struct NameIndex: Sendable {
         }
     }
 
-    private func follow(_ stream: [StreamWord], start: Int, pos: Int, node: Int32, word: Int32, edits: Int, low: Bool,
-                        scalars: [UInt32], cache: inout FuzzyCache, best: inout Match?, steps: inout Int) {
+    private func follow(_ stream: UnsafeBufferPointer<StreamWord>, start: Int, pos: Int, node: Int32, word: Int32,
+                        edits: Int, low: Bool, scalars: UnsafeBufferPointer<UInt32>, cache: inout FuzzyCache,
+                        best: inout Match?, steps: inout Int) {
         let child = edges.get(Self.edgeKey(node, word))
         guard child >= 0 else { return }
         let t = terminal[Int(child)]
         if t >= 0 {
             let target = targets[Int(t)]
-            if edits <= Self.editBudget(chars: target.chars, lowConfidence: low) {
+            if edits <= Self.editBudget(chars: target.chars, words: target.words, lowConfidence: low) {
                 let m = Match(startWord: start, endWord: pos + 1, target: target, edits: edits)
                 if let b = best {
                     if m.endWord > b.endWord || (m.endWord == b.endWord && m.edits < b.edits) { best = m }

@@ -93,11 +93,6 @@ struct NormalizedText {
         guard let s = Unicode.Scalar(v), s.properties.isLowercase else { return nil }
         return j
     }
-
-    /// Folds a lexicon name or class word the same way as label text, without offsets.
-    static func fold(_ text: String) -> [UInt32] {
-        NormalizedText(text).scalars
-    }
 }
 
 /// Folds one Unicode scalar to zero or more uppercase, diacritic-free scalars.
@@ -124,6 +119,7 @@ struct ScalarFolder {
     /// Folds a non-ASCII scalar value.
     mutating func fold(_ v: UInt32) -> [UInt32] {
         if v < UInt32(Self.table.count) { return Self.table[Int(v)] }
+        if v >= 0x2000 && v < 0x2100 { return Self.punctuationTable[Int(v - 0x2000)] }
         if let hit = cache[v] { return hit }
         let result = Unicode.Scalar(v).map(Self.foldSlow) ?? []
         cache[v] = result
@@ -134,6 +130,11 @@ struct ScalarFolder {
     private static let table: [[UInt32]] = (0..<UInt32(0x530)).map { v in
         if v < 0x80 { return [v >= 0x61 && v <= 0x7A ? v - 0x20 : v] }
         return Unicode.Scalar(v).map(foldSlow) ?? []
+    }
+
+    /// General Punctuation and currency signs: typographic quotes and dashes are common on labels.
+    private static let punctuationTable: [[UInt32]] = (UInt32(0x2000)..<0x2100).map { v in
+        Unicode.Scalar(v).map(foldSlow) ?? []
     }
 
     private static func foldSlow(_ s: Unicode.Scalar) -> [UInt32] {

@@ -36,6 +36,8 @@ struct Token {
                 var digits = true, anyDigit = false
                 while i < s.count, isWordValue(s[i]) {
                     let c = s[i]
+                    // `E120E171`: codes glued together split before the second `E`.
+                    if c == 0x45, i > start, i + 1 < s.count, isDigit(s[i - 1]), isDigit(s[i + 1]) { break }
                     let d = c >= 0x30 && c <= 0x39
                     digits = digits && d
                     anyDigit = anyDigit || d
@@ -60,6 +62,9 @@ struct Token {
         k > 0 && k + 1 < tokens.count && tokens[k - 1].isDigits && tokens[k + 1].isDigits
             && !tokens[k].spaceBefore && !tokens[k + 1].spaceBefore
     }
+
+    @inline(__always)
+    static func isDigit(_ v: UInt32) -> Bool { v >= 0x30 && v <= 0x39 }
 
     static let fnvOffset: UInt64 = 0xcbf2_9ce4_8422_2325
 

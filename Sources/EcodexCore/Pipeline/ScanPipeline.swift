@@ -29,7 +29,9 @@ public final class ScanPipeline {
     private let reader: LabelReader?
     private let barcodeReader: BarcodeReader?
     private let products: ProductSource?
-    private let parser: IngredientParser
+    /// Built on first use: indexing every name takes tens of milliseconds, and
+    /// `scan code` never needs it.
+    private var builtParser: IngredientParser?
 
     /// `reader` may be nil for text-only use (`scan text`, `scan code`); without a
     /// `barcodeReader` there is no barcode fallback; `products` answers barcode lookups.
@@ -39,7 +41,13 @@ public final class ScanPipeline {
         self.reader = reader
         self.barcodeReader = barcodeReader
         self.products = products
-        self.parser = IngredientParser(lexicon: try catalog.lexicon())
+    }
+
+    private func parser() throws -> IngredientParser {
+        if let builtParser { return builtParser }
+        let p = IngredientParser(lexicon: try catalog.lexicon())
+        builtParser = p
+        return p
     }
 
     /// Scans one label photo.
@@ -75,7 +83,7 @@ public final class ScanPipeline {
         report.fallbackUsed = true
         report.warnings.removeAll { $0 == ScanPipeline.nothingFound }
         guard let product = try products?.product(barcode: code.digits) else {
-            report.warnings.append(ScanPipeline.productUnknown(code.digits))
+            report.warnings.append(ScanPipeline.productUnknown(code.digits, searchedOnline: products?.searchesOnline ?? false))
             return
         }
         let fromProduct = try assess(text: product.ingredientsText, words: nil, input: path, options: options)
@@ -88,8 +96,10 @@ public final class ScanPipeline {
 
     static let nothingFound = "No additives found. Scan the barcode or type the ingredients to check again."
 
-    static func productUnknown(_ digits: String) -> String {
-        "Barcode \(digits) is not saved on this computer. Look it up online, or type the ingredients with `scan text`."
+    static func productUnknown(_ digits: String, searchedOnline: Bool = false) -> String {
+        searchedOnline
+            ? "Barcode \(digits) is not saved on this computer, and Open Food Facts has no ingredient list for it. Type the ingredients with `scan text`."
+            : "Barcode \(digits) is not saved on this computer. Retry with --online to look it up, or type the ingredients with `scan text`."
     }
 
     /// Looks up a product by barcode (`scan barcode 4006381333931`) and checks its ingredients.
@@ -100,7 +110,7 @@ public final class ScanPipeline {
             throw EcodexError.parse("\"\(typed)\" is not a valid barcode number. Check the 8, 12 or 13 digits under the bars.")
         }
         guard let product = try products?.product(barcode: digits) else {
-            throw EcodexError.lookup(ScanPipeline.productUnknown(digits))
+            throw EcodexError.lookup(ScanPipeline.productUnknown(digits, searchedOnline: products?.searchesOnline ?? false))
         }
         var report = try assess(text: product.ingredientsText, words: nil, input: digits, options: options)
         report.barcode = Barcode(symbology: digits.count == 8 ? "EAN-8" : "EAN-13", digits: digits)
@@ -135,7 +145,7 @@ public final class ScanPipeline {
 
     private func assess(text: String, words: [OCRWord]?, input: String, options: ScanOptions) throws -> ScanReport {
         let t0 = Clock.now()
-        let parsed = parser.parse(text, words: words)
+        let parsed = try parser().parse(text, words: words)
         let t1 = Clock.now()
         var findings: [Finding] = []
         var unmatched = parsed.unmatched
@@ -177,11 +187,12 @@ public final class ScanPipeline {
             p.region = region
             elsewhere[region] = RiskEngine.assess(a, preferences: p).badge
         }
-        return Finding(code: a.code, name: a.displayName(in: options.preferences.region), badge: verdict.badge,
+        let name = a.displayName(in: options.preferences.region)
+        return Finding(code: a.code, name: name, badge: verdict.badge,
                        matchedText: mention.matchedText, matchKind: mention.kind,
                        function: mention.function ?? a.classes.first, risk: a.plainRisk.summary,
                        audience: a.plainRisk.audience, diet: a.dietary, reasons: verdict.reasons,
-                       statement: rule?.warningRequired == true ? rule?.statement : nil, references: refs,
+                       statement: rule?.warningRequired == true ? rule?.statement(naming: name) : nil, references: refs,
                        regionBadges: elsewhere)
     }
 }

@@ -24,9 +24,15 @@ public final class ZBarReader: BarcodeReader {
         var found = scanner.scan(gray)
         // ZBar's scan lines are horizontal and vertical, so a code turned by
         // more than about 30° can miss every line; try two turned copies then.
+        // They are made from a copy of at most 1.5 MP: on a 12 MP photo with
+        // no barcode, full-size turns tripled the time (0.4 s of CPU), and a
+        // code photographed at a steep angle fills a good part of the frame.
         if found.isEmpty {
+            let limit = 1_500_000
+            let small = gray.pixelCount <= limit ? gray
+                : try gray.scaled((Double(limit) / Double(gray.pixelCount)).squareRoot())
             for degrees in [35.0, -35.0] {
-                found = scanner.scan(try Preprocessor.rotate(gray, degrees: degrees))
+                found = scanner.scan(try Preprocessor.rotate(small, degrees: degrees))
                 if !found.isEmpty { break }
             }
         }

@@ -1,4 +1,3 @@
-import EcodexCore
 import Foundation
 internal import CLeptonica
 
@@ -21,8 +20,12 @@ struct PreprocessOptions: Sendable {
     var unevenLightingThreshold = 40
     /// Find and undo rotation up to ±45°.
     var deskew = true
+    /// Turn sideways or upside-down text upright.
+    var orient = true
     /// Largest image (pixels) handed to Tesseract; bounds time and memory on big photos.
     var maxWorkPixels = 6_000_000
+    /// Bigger photos are shrunk to this size before any measurement.
+    var measurePixels = 4_000_000
 }
 
 /// The image Tesseract should see and the steps that produced it.
@@ -34,20 +37,31 @@ struct PreprocessedImage {
 /// Turns a decoded photo into a clean gray image for Tesseract.
 ///
 /// The order matters: polarity is decided first because every later
-/// measurement assumes dark ink on light paper; size comes next so background
-/// tiles and skew search work at a known text scale; skew is measured last,
-/// on the final image, so the rotation we apply is the one we measured.
+/// measurement assumes dark ink on light paper; size comes next so the
+/// orientation test, background tiles and skew search work at a known text
+/// scale; quarter turns come before the ±45° skew search, which cannot see
+/// vertical lines; skew is measured last, on the final image, so the rotation
+/// we apply is the one we measured.
 /// Nothing is binarized for Tesseract: its own adaptive thresholding does
 /// better than a global one on blurred and low-contrast photos.
+///
+/// What each step is worth, measured on goldset/real (23 photos, English
+/// model, PSM 6, share of truth words found): all steps 0.834; gray only
+/// 0.632; without rescale 0.705, without invert 0.760, without channel choice
+/// 0.817, without background normalisation 0.823. Deskew and orientation
+/// never fire on those upright crops; on copies turned 12° deskew lifts
+/// 0.256 to 0.677, and orientation rights 7 of 23 copies turned 90°.
 enum Preprocessor {
+    /// Runs the steps in order and lists those that ran.
     static func run(_ input: PixImage, options: PreprocessOptions = .init()) throws -> PreprocessedImage {
         var steps: [String] = []
         var pix = input
 
         // A photo bigger than we will ever need is shrunk before anything else,
-        // so the measurements below stay cheap.
-        if pix.pixelCount > options.maxWorkPixels * 2 {
-            let s = (Double(options.maxWorkPixels) / Double(pix.pixelCount)).squareRoot()
+        // so the measurements below stay cheap: at 4 MP the text of any label
+        // photo is still far taller than Tesseract needs.
+        if pix.pixelCount > options.measurePixels {
+            let s = (Double(options.measurePixels) / Double(pix.pixelCount)).squareRoot()
             pix = try pix.map("pixScale") { pixScale($0, Float(s), Float(s)) }
             steps.append(String(format: "downscale x%.2f", s))
         }
@@ -74,6 +88,11 @@ enum Preprocessor {
                 pix = try pix.map("pixScale") { pixScale($0, Float(s), Float(s)) }
                 steps.append(String(format: s > 1 ? "upscale x%.2f" : "downscale x%.2f", s))
             }
+        }
+
+        if options.orient, let quarterTurns = try orientation(pix, threshold: split.threshold) {
+            pix = try pix.map("pixRotateOrth") { pixRotateOrth($0, Int32(quarterTurns)) }
+            steps.append("rotate \(quarterTurns * 90)°")
         }
 
         if options.normalizeBackground, backgroundSpread(pix) > options.unevenLightingThreshold {
@@ -198,6 +217,22 @@ enum Preprocessor {
         return backgrounds[backgrounds.count - 3] - backgrounds[2]
     }
 
+    /// Quarter turns (clockwise) that bring sideways or upside-down text upright,
+    /// or nil when it already is or the evidence is weak.
+    ///
+    /// Leptonica counts ascender and descender shapes in the four orientations;
+    /// phones often store photos sideways with an EXIF flag that Leptonica ignores.
+    static func orientation(_ pix: PixImage, threshold: Int) throws -> Int? {
+        guard let binary = PixImage(pixThresholdToBinary(pix.pointer, Int32(threshold))) else { return nil }
+        var up: Float = 0, left: Float = 0, rotation: Int32 = 0
+        // Leptonica's default thresholds (8, 2.5): on the 23 upright gold-set
+        // photos they never turned one; on copies turned 90° they caught 7.
+        // pixOrientCorrect also returns the turned binary image, unused here.
+        guard PixImage(pixOrientCorrect(binary.pointer, 8, 2.5, &up, &left, &rotation, 0)) != nil else { return nil }
+        guard rotation != 0 else { return nil }
+        return Int(rotation) / 90
+    }
+
     /// The rotation (degrees) that makes text lines horizontal, or nil when
     /// the image is straight enough or the estimate is not confident.
     ///
@@ -212,7 +247,12 @@ enum Preprocessor {
         var angle: Float = 0, conf: Float = 0, endscore: Float = 0
         let rc = pixFindSkewSweepAndSearchScore(binary.pointer, &angle, &conf, &endscore,
                                                 reduction, min(reduction, 2), 0, 45, 1, 0.01)
-        guard rc == 0, conf >= 3, abs(angle) >= 0.5, abs(angle) < 45 else { return nil }
+        // Leptonica's own deskew asks for confidence 3 over a ±7° search; over
+        // ±45° the score is spread across more angles, and on the gold set
+        // turned by 12° and 25° true angles scored 1.75–120 while straight
+        // photos gave spurious 1–5° readings only below 1.5. Under 1° a
+        // rotation costs more sharpness than it gains.
+        guard rc == 0, conf >= 1.5, abs(angle) >= 1, abs(angle) < 45 else { return nil }
         return Double(angle)
     }
 

@@ -1,0 +1,377 @@
+/// One run of the parser over one text: the state its passes share.
+///
+/// `IngredientParser` owns the lexicon and index; a session owns everything
+/// derived from the text (normalised scalars, tokens, structure, hits) and
+/// runs the passes in order. See `IngredientParser` for why that order.
+struct ParseSession {
+    /// A mention before merging and context checks.
+    struct Candidate {
+        var code: ECode
+        var tokens: Range<Int>
+        var kind: MatchKind
+        var edits = 0
+        var contextOnly = false
+        var needsContext = false
+        var isCode: Bool
+    }
+
+    /// Words that join additives in a list (`lutein and tartrazine`).
+    static let conjunctions: [UInt64] =
+        ["AND", "UND", "ET", "Y", "E", "EN", "OU", "OR", "ODER", "O", "I", "JA", "EA", "&", "OF", "DE", "D"]
+            .map { Token.hash($0.unicodeScalars.map(\.value)) }
+
+    let index: NameIndex
+    let norm: NormalizedText
+    let tokens: [Token]
+    let bytes: [UInt8]
+    let ocr: WordConfidence?
+    let reader: CodeReader
+    var consumed: [Bool]
+    var codeHits: [CodeReader.Hit] = []
+    var nameHits: [Candidate] = []
+    var structure: IngredientStructure
+    var result = ParseResult()
+    private var unmatchedSeen = Set<String>()
+
+    init(text: String, words: [OCRWord]?, index: NameIndex, knownCodes: Set<ECode>) {
+        self.index = index
+        norm = NormalizedText(text)
+        tokens = Token.tokenize(norm)
+        bytes = Array(text.utf8)
+        ocr = words.map { [bytes] in WordConfidence(bytes: bytes, words: $0) }
+        reader = CodeReader(text: norm, tokens: tokens, knownCodes: knownCodes)
+        consumed = [Bool](repeating: false, count: tokens.count)
+        structure = IngredientStructure(tokens: tokens)
+    }
+
+    /// Runs every pass and returns the result.
+    mutating func run() -> ParseResult {
+        readPrefixedCodes()
+        matchNames()
+        resolveStructure()
+        readBareNumbers()
+        emitMentions(merge(candidates()))
+        return result
+    }
+
+    /// UTF-8 range in the original text of a token range.
+    func byteRange(_ r: Range<Int>) -> Range<Int> {
+        let a = Int(norm.starts[Int(tokens[r.lowerBound].start)])
+        let b = Int(norm.ends[Int(tokens[r.upperBound - 1].end) - 1])
+        return a..<max(a, b)
+    }
+
+    /// The original text of a token range, without surrounding spaces.
+    func original(_ r: Range<Int>) -> String {
+        var span = byteRange(r)
+        // Trim ASCII spaces here: cheaper than trimming Characters later.
+        while !span.isEmpty, bytes[span.lowerBound] <= 0x20 { span = (span.lowerBound + 1)..<span.upperBound }
+        while !span.isEmpty, bytes[span.upperBound - 1] <= 0x20 { span = span.lowerBound..<(span.upperBound - 1) }
+        return String(decoding: bytes[span], as: UTF8.self)
+    }
+
+    func item(_ token: Int) -> IngredientStructure.Item? {
+        let k = structure.itemOfToken[token]
+        return k >= 0 ? structure.items[Int(k)] : nil
+    }
+
+    /// Pass 2: prefixed codes, which need no context.
+    private mutating func readPrefixedCodes() {
+        var i = 0
+        while i < tokens.count {
+            let t = tokens[i]
+            let lead = norm.scalars[Int(t.start)]
+            // A code token has a digit (`E330`, `E2l1`, `F129`) or is a bare prefix (`E`, `INS`, `SIN`).
+            let candidate = t.kind == .word
+                ? ((lead == 0x45 || lead == 0x49 || lead == 0x53 || lead == 0x46 || lead == 0x43)
+                    && (t.hasDigit || t.length == 1 || t.length == 3))
+                : (t.key == 0xA3 || t.key == 0x20AC)
+            if candidate {
+                let hits = reader.readPrefixed(at: i)
+                if let last = hits.last {
+                    for h in hits { for k in h.tokens { consumed[k] = true } }
+                    codeHits += hits
+                    i = max(i + 1, last.tokens.upperBound)
+                    continue
+                }
+            }
+            i += 1
+        }
+    }
+
+    /// Pass 3: names and class words over the words codes did not take.
+    private mutating func matchNames() {
+        var stream: [NameIndex.StreamWord] = []
+        stream.reserveCapacity(tokens.count)
+        var barrier = true
+        for (k, t) in tokens.enumerated() {
+            if consumed[k] { barrier = true; continue }
+            if t.kind == .punct {
+                if !NameIndex.isSoftPunct(t.key) && !Token.isInnerNumberPunct(tokens, k) { barrier = true }
+                continue
+            }
+            if NameIndex.numberMarks.contains(t.key), k + 1 < tokens.count {
+                var j = k + 1
+                while j < tokens.count, tokens[j].kind == .punct, NameIndex.isSoftPunct(tokens[j].key) { j += 1 }
+                if j < tokens.count, tokens[j].isDigits, !consumed[j] { continue }
+            }
+            if NameIndex.stopWords.contains(t.key) { continue }
+            var low = false
+            if let ocr, !ocr.isEmpty, let c = ocr.mean(over: byteRange(k..<(k + 1))) { low = c < 0.6 }
+            let id = index.id(ofWordHash: t.key)
+            let length = Int(t.end - t.start)
+            let eligible = id < 0 && !t.hasDigit && length <= 40
+                && (length >= NameIndex.fuzzyMinLength || (low && length >= NameIndex.fuzzyMinLength - 1))
+            stream.append(.init(token: Int32(k), id: id, barrierBefore: barrier, length: Int32(length),
+                                lowConfidence: low, fuzzyEligible: eligible, scalarStart: t.start, scalarEnd: t.end))
+            barrier = false
+        }
+        var fuzzyCache = NameIndex.FuzzyCache(count: stream.count)
+        // Unsafe views keep the recursive trie walk free of retain/release traffic.
+        stream.withUnsafeBufferPointer { streamBuffer in
+            norm.scalars.withUnsafeBufferPointer { scalarBuffer in
+                var p = 0
+                while p < streamBuffer.count {
+                    guard let m = index.longestMatch(streamBuffer, at: p, scalars: scalarBuffer, cache: &fuzzyCache) else {
+                        p += 1
+                        continue
+                    }
+                    let range = Int(streamBuffer[m.startWord].token)..<(Int(streamBuffer[m.endWord - 1].token) + 1)
+                    if m.target.function != nil || m.target.nutrient {
+                        structure.noteClass(at: range, function: m.target.function, nutrient: m.target.nutrient)
+                    }
+                    if let code = m.target.code {
+                        nameHits.append(Candidate(code: code, tokens: range, kind: m.edits > 0 ? .fuzzy : .name,
+                                                  edits: m.edits, contextOnly: m.target.contextOnly, isCode: false))
+                    }
+                    p = m.endWord
+                }
+            }
+        }
+    }
+
+    /// Pass 4: which items name additives, then functions and context per item.
+    private mutating func resolveStructure() {
+        for h in codeHits where !h.needsContext { structure.noteAdditive(at: h.tokens.lowerBound) }
+        for n in nameHits where !n.contextOnly { structure.noteAdditive(at: n.tokens.lowerBound) }
+        for (k, t) in tokens.enumerated() where t.isDigits && (3...4).contains(t.length) && !consumed[k] {
+            let it = structure.itemOfToken[k]
+            if it >= 0, structure.items[Int(it)].tokens.lowerBound == k { structure.noteAdditive(at: k) }
+        }
+        structure.resolve()
+    }
+
+    /// Pass 5: bare numbers in the scope of a class word (`acidity regulators (330, 331)`).
+    private mutating func readBareNumbers() {
+        for (k, t) in tokens.enumerated() where !consumed[k] && t.kind == .word && t.isDigits {
+            guard let it = item(k), it.function != nil else { continue }
+            // A number inside a word run (`Red 40`) or a quantity is not a code.
+            if k > 0, tokens[k - 1].kind == .word, !consumed[k - 1], !Self.conjunctions.contains(tokens[k - 1].key) {
+                continue
+            }
+            guard let h = reader.readBare(at: k) else { continue }
+            for j in h.tokens { consumed[j] = true }
+            codeHits.append(h)
+        }
+    }
+
+    private mutating func noteUnmatched(_ code: ECode) {
+        if unmatchedSeen.insert(code.description).inserted { result.unmatched.append(code.description) }
+    }
+
+    /// Known codes and names in label order; unknown well-formed codes go to `unmatched`.
+    private mutating func candidates() -> [Candidate] {
+        var candidates: [Candidate] = []
+        codeHits.sort { $0.tokens.lowerBound < $1.tokens.lowerBound }
+        for h in codeHits {
+            if !h.known {
+                if !h.needsContext { noteUnmatched(h.code) }
+                continue
+            }
+            candidates.append(Candidate(code: h.code, tokens: h.tokens, kind: h.kind, needsContext: h.needsContext,
+                                        isCode: true))
+        }
+        candidates += nameHits.filter { n in !n.tokens.contains(where: { consumed[$0] }) }
+        candidates.sort { $0.tokens.lowerBound < $1.tokens.lowerBound }
+        return candidates
+    }
+
+    /// Merges `citric acid (E330)`, `E330 (citric acid)` and `acide citrique E-330` into one candidate.
+    private func merge(_ candidates: [Candidate]) -> [(parts: [Candidate], best: Candidate)] {
+        var merged: [(parts: [Candidate], best: Candidate)] = []
+        var c = 0
+        while c < candidates.count {
+            let a = candidates[c]
+            if c + 1 < candidates.count, a.isCode != candidates[c + 1].isCode,
+               Self.sameAdditive(a.code, candidates[c + 1].code),
+               joinable(from: a.tokens.upperBound, to: candidates[c + 1].tokens.lowerBound,
+                        closingAfter: candidates[c + 1].tokens.upperBound) {
+                let b = candidates[c + 1]
+                var best = a.isCode ? a : b
+                let other = a.isCode ? b : a
+                if Self.isAncestor(best.code, of: other.code) { best.code = other.code }
+                best.tokens = a.tokens.lowerBound..<b.tokens.upperBound
+                merged.append(([a, b], best))
+                c += 2
+                continue
+            }
+            merged.append(([a], a))
+            c += 1
+        }
+        return merged
+    }
+
+    /// Applies the context rules and builds the mentions.
+    private mutating func emitMentions(_ merged: [(parts: [Candidate], best: Candidate)]) {
+        // Slip prefixes count when a class word governs them or a true code sits in a neighbouring item.
+        var itemHasCode = [Bool](repeating: false, count: structure.items.count + 1)
+        for cand in merged.map(\.best) where cand.isCode && !cand.needsContext {
+            let k = structure.itemOfToken[cand.tokens.lowerBound]
+            if k >= 0 { itemHasCode[Int(k)] = true }
+        }
+        func neighbourIsCode(_ cand: Candidate) -> Bool {
+            let k = Int(structure.itemOfToken[cand.tokens.lowerBound])
+            return k >= 0 && ((k > 0 && itemHasCode[k - 1]) || itemHasCode[k + 1])
+        }
+
+        var ingredientCache = [String?](repeating: nil, count: structure.items.count)
+        var coveredItems = [Int8](repeating: -1, count: structure.items.count)
+        var covered = [Bool](repeating: false, count: tokens.count)
+        var mentionsPerItem = [Int](repeating: 0, count: structure.items.count + 1)
+        for m in merged {
+            for k in m.best.tokens { covered[k] = true }
+            let k = Int(structure.itemOfToken[m.best.tokens.lowerBound])
+            if k >= 0 { mentionsPerItem[k] += 1 }
+        }
+        for m in merged {
+            let best = m.best
+            let first = best.tokens.lowerBound
+            let context = item(first)?.function != nil
+            if m.parts.count == 1 {
+                if best.contextOnly && !(item(first)?.directContext ?? false) { continue }
+                if best.needsContext && !context && !neighbourIsCode(best) { continue }
+            }
+            if let it = item(first), it.inNutrientGroup, !best.isCode || best.kind == .ins { continue }
+            var texts = m.parts.map { original($0.tokens) }
+            let span = byteRange(best.tokens)
+            let k = Int(structure.itemOfToken[first])
+            var function: String?
+            if k >= 0 {
+                let it = structure.items[k]
+                function = it.function == FunctionClasses.genericID ? nil : it.function
+                // `Farbstoff E 150d`: the class word right before the additive is part of what named it.
+                if let cls = it.classTokens, cls.upperBound <= first,
+                   tokens[cls.upperBound..<first].allSatisfy({ $0.kind == .punct && $0.key == 0x3A }) {
+                    texts.insert(original(cls), at: 0)
+                }
+            }
+            var confidence = Self.baseConfidence(best)
+            if let ocr, let mean = ocr.mean(over: span) { confidence *= mean }
+            let ingredient = k >= 0
+                ? ingredientText(item: k, covered: covered, cache: &ingredientCache, coveredItems: &coveredItems,
+                                 fallback: texts.last ?? "", mentionsInItem: mentionsPerItem[k])
+                : nil
+            result.mentions.append(Mention(code: best.code, matchedText: texts, span: span, kind: best.kind,
+                                           confidence: confidence, function: function, ingredient: ingredient))
+        }
+    }
+
+    /// Whether only brackets, a hyphen or spaces separate two pieces naming one additive.
+    private func joinable(from a: Int, to b: Int, closingAfter end: Int) -> Bool {
+        guard b >= a, b - a <= 2 else { return false }
+        var opened = false
+        for k in a..<b {
+            let t = tokens[k]
+            guard t.kind == .punct else { return false }
+            switch t.key {
+            case 0x28, 0x5B: opened = true
+            case 0x2D, 0x3A: break
+            default: return false
+            }
+        }
+        // `citric acid (E330, E331)`: the bracket must hold just the one code.
+        if opened {
+            guard end < tokens.count, tokens[end].kind == .punct,
+                  tokens[end].key == 0x29 || tokens[end].key == 0x5D else { return false }
+        }
+        return true
+    }
+
+    /// The ingredient an item's mention belongs to: the item's own text, or its header's or
+    /// parent's when the item is nothing but additives (`Emulsifiers (E442, E476)`).
+    private func ingredientText(item k: Int, covered: [Bool], cache: inout [String?], coveredItems: inout [Int8],
+                                fallback: String, mentionsInItem: Int) -> String? {
+        func head(_ k: Int) -> String? {
+            if let s = cache[k] { return s }
+            let it = structure.items[k]
+            let lo = it.tokens.lowerBound, hi = min(it.headEnd, it.tokens.upperBound)
+            guard hi > lo else { return nil }
+            // Ingredient names are short; a run-on line without separators is cut.
+            let end = min(hi, lo + 24)
+            var s = original(lo..<end)
+            if s.utf8.last == 0x3A { s = String(s.dropLast()).trimmedSpaces() }
+            cache[k] = s
+            return s
+        }
+        let it = structure.items[k]
+        let onlyAdditives: Bool
+        if coveredItems[k] >= 0 {
+            onlyAdditives = coveredItems[k] == 1
+        } else {
+            let lo = it.tokens.lowerBound, hi = min(it.headEnd, it.tokens.upperBound)
+            var only = true
+            var n = 0
+            let cls = it.classTokens ?? 0..<0
+            for j in lo..<hi where tokens[j].kind == .word && !covered[j] && !cls.contains(j) {
+                n += 1
+                if n > 64 || !Self.conjunctions.contains(tokens[j].key) { only = false; break }
+            }
+            coveredItems[k] = only ? 1 : 0
+            onlyAdditives = only
+        }
+        if onlyAdditives {
+            // A header whose scope ended (`colorant : E120, sucre, E500`) no longer names the ingredient.
+            if let h = it.header, it.function != nil || structure.items[h].function == nil, let s = head(h) { return s }
+            if let p = it.parent, let s = head(p) { return s }
+            // `Farbstoff E 150d`: the class word names the ingredient.
+            if let cls = it.classTokens { return original(cls) }
+            // `lutein and tartrazine`: additives joined by a conjunction are separate ingredients.
+            return mentionsInItem > 1 ? fallback : head(k)
+        }
+        return head(k)
+    }
+
+    private static func baseConfidence(_ c: Candidate) -> Double {
+        switch c.kind {
+        case .code: return 1
+        case .ins: return 0.95
+        case .name: return c.contextOnly ? 0.9 : 1
+        case .fuzzy: return max(0.5, 0.85 - 0.1 * Double(c.edits - 1))
+        case .repaired: return 0.75
+        }
+    }
+
+    /// Same additive at the level a label writes it: `caramel` (E150) and `E150d` agree.
+    private static func sameAdditive(_ a: ECode, _ b: ECode) -> Bool {
+        a == b || isAncestor(a, of: b) || isAncestor(b, of: a) || a.base == b.base
+    }
+
+    private static func isAncestor(_ a: ECode, of b: ECode) -> Bool {
+        var p = b.parent
+        while let q = p {
+            if q == a { return true }
+            p = q.parent
+        }
+        return false
+    }
+}
+
+extension String {
+    /// Trims ASCII and Unicode whitespace at both ends without Foundation's character sets.
+    fileprivate func trimmedSpaces() -> String {
+        var s = Substring(self)
+        while let f = s.first, f.isWhitespace { s = s.dropFirst() }
+        while let l = s.last, l.isWhitespace { s = s.dropLast() }
+        return String(s)
+    }
+}
