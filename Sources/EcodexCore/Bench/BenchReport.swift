@@ -117,6 +117,7 @@ public struct BenchReport: Codable, Sendable, Equatable {
         t += "| system | images | E-code precision | E-code recall | E-code F1 | synonym recall | mean s | median s | p95 s |\n"
         t += "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
         func row(_ label: String, _ g: GroupScore, _ time: TimeStats?) -> String {
+            if g.images == 0 { return "| \(label) | 0 | – | – | – | – | | | |\n" }
             let times = time.map { "\(fmt($0.mean / 1000, 2)) | \(fmt($0.median / 1000, 2)) | \(fmt($0.p95 / 1000, 2))" } ?? " | | "
             return "| \(label) | \(g.images) | \(fmt(g.codePrecision)) | \(fmt(g.codeRecall)) | \(fmt(g.codeF1)) | \(ratio(g.names, \.recall)) | \(times) |\n"
         }
