@@ -195,19 +195,21 @@ public struct VerifiedPack: Sendable {
 
 /// Checks a pack file before anything is installed from it.
 public enum PackVerifier {
-    /// Verifies, in this order: the form of the file, the signatures against
+    /// Verifies, in this order: the form of the file, the payload's size and
+    /// SHA-256 against the manifest, the signatures over the manifest against
     /// `trust` (every signature must be by a different trusted key and valid,
-    /// and there must be at least `requiredSignatures`), the payload's size and
-    /// SHA-256, and the records (schema, and for a full pack the content rules).
+    /// and there must be at least `requiredSignatures`), and the records (schema, and for a full pack the content rules).
     /// Throws the first failure; returns only a pack that passed everything.
     public static func verify(_ bytes: [UInt8], trust: TrustedKeys) throws(PackError) -> VerifiedPack {
         let file = try PackFile(bytes: bytes)
-        let signers = try checkSignatures(file.manifest, trust: trust)
         let m = file.manifest
+        // The hash is cheaper than the signatures, so a damaged payload is refused first;
+        // nothing is accepted unless both pass.
         guard file.payloadBytes.count == m.payload.size else {
             throw .checksum("the payload is \(file.payloadBytes.count) bytes, the manifest says \(m.payload.size) (truncated?)")
         }
         guard PackFile.checksum(file.payloadBytes) == m.checksum else { throw .checksum("its SHA-256 differs from the manifest's") }
+        let signers = try checkSignatures(file.manifest, trust: trust)
         let payload = try PackPayload.decode(file.payloadBytes)
         guard payload.kind == m.payload.kind, payload.recordCount == m.payload.records else {
             throw .schema("the payload's kind or record count differs from the manifest's")
