@@ -63,30 +63,6 @@ public final class PackInstaller {
         let current = try? AdditiveStore(location: location, basePackURL: basePackURL)
         let installed = current.map(\.versions)
         let installedVersion = installed.flatMap { SemanticVersion($0.packVersion) }
-        let records: [Additive]
-        switch verified.payload {
-        case .full(let all):
-            if let store = current, let v = installedVersion, m.version <= v {
-                guard !store.integrityCheck() else {
-                    throw PackError.notNewer("This pack is version \(m.version) and version \(v) is installed; "
-                        + "a pack only replaces an older one (unless the installed data is damaged)")
-                }
-            }
-            records = all
-        case .delta(let delta):
-            guard let store = current, let v = installedVersion else {
-                throw PackError.wrongBase("This update changes version \(m.diffFrom!), but the installed data cannot be read")
-            }
-            guard m.diffFrom == v else {
-                throw m.version <= v
-                    ? PackError.notNewer("This update is version \(m.version) and version \(v) is already installed")
-                    : PackError.wrongBase("This update changes version \(m.diffFrom!), but version \(v) is installed")
-            }
-            records = try delta.apply(to: store.allAdditives())
-        }
-        let pack = Pack(version: m.version.description, dataVersion: m.dataVersion, regions: m.regions, additives: records)
-        if case .delta = verified.payload { try PackVerifier.checkContent(pack) }
-
         var meta: [(String, String)] = [
             ("installed_at", ISO8601DateFormatter().string(from: now)),
             ("installed_from", source),
@@ -98,31 +74,67 @@ public final class PackInstaller {
             meta.append(("previous_pack_version", installed.packVersion))
             meta.append(("previous_data_version", installed.dataVersion))
         }
-        try replaceStore(with: pack, meta: meta, now: now, keepPrevious: current != nil)
+        switch verified.payload {
+        case .full(let all):
+            if let store = current, let v = installedVersion, m.version <= v {
+                guard !store.integrityCheck() else {
+                    throw PackError.notNewer("This pack is version \(m.version) and version \(v) is installed; "
+                        + "a pack only replaces an older one (unless the installed data is damaged)")
+                }
+            }
+            let pack = Pack(version: m.version.description, dataVersion: m.dataVersion, regions: m.regions, additives: all)
+            try replaceStore(keepPrevious: current != nil) { path in
+                try StoreBuilder.build(pack, at: path, builtAt: now)
+                try Self.writeMeta(meta, at: path)
+            }
+        case .delta(let delta):
+            guard current != nil, let v = installedVersion else {
+                throw PackError.wrongBase("This update changes version \(m.diffFrom!), but the installed data cannot be read")
+            }
+            guard m.diffFrom == v else {
+                throw m.version <= v
+                    ? PackError.notNewer("This update is version \(m.version) and version \(v) is already installed")
+                    : PackError.wrongBase("This update changes version \(m.diffFrom!), but version \(v) is installed")
+            }
+            let codes = try Self.installedCodes(location.additivesPath)
+            let after = try delta.resultingCodes(from: codes)
+            try delta.checkContent(resultingCodes: after, version: m.version.description, dataVersion: m.dataVersion, regions: m.regions)
+            meta += [("pack_version", m.version.description), ("data_version", m.dataVersion),
+                     ("regions", m.regions.map(\.rawValue).joined(separator: ",")),
+                     ("built_at", ISO8601DateFormatter().string(from: now))]
+            try replaceStore(keepPrevious: true) { path in
+                // A copy of the installed store, changed in one transaction: the work is
+                // proportional to the delta, not to the whole store.
+                try FileManager.default.copyItem(atPath: location.additivesPath.path, toPath: path)
+                try Self.patch(path, with: delta, known: after)
+                try Self.writeMeta(meta, at: path)
+            }
+        }
         appendLog(["event": "apply", "version": m.version.description, "data_version": m.dataVersion,
                    "from": installed?.packVersion ?? "none", "source": source], now: now)
         return Outcome(from: installed, to: DataVersions(dataVersion: m.dataVersion, packVersion: m.version.description),
                        signers: verified.signers)
     }
 
-    /// Builds `pack` into a temporary file and swaps it in (see the type's doc for the order).
-    private func replaceStore(with pack: Pack, meta: [(String, String)], now: Date, keepPrevious: Bool) throws {
+    /// Makes the new store in a temporary file with `make`, then swaps it in
+    /// (see the type's doc for the order of steps).
+    private func replaceStore(keepPrevious: Bool, make: (String) throws -> Void) throws {
         let fm = FileManager.default
         let dir = location.directory
         let temporary = dir.appendingPathComponent(StoreBuilder.temporaryPrefix + "\(getpid())-\(UUID().uuidString.prefix(8))")
         defer { try? fm.removeItem(at: temporary) }
         do {
-            try StoreBuilder.build(pack, at: temporary.path, builtAt: now)
-            let db = try Connection(path: temporary.path, mode: .readWrite)
-            try db.execute("PRAGMA journal_mode = OFF")
-            try db.transaction {
-                let insert = try db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)")
-                for (key, value) in meta { try insert.run([.text(key), .text(value)]) }
-            }
-            db.close()
+            try make(temporary.path)
         } catch let error as SQLiteError {
             if error.isReadOnly { throw StoreErrors.cannotWrite(dir, detail: error.description) }
             throw EcodexError.update("The update could not be built. Nothing was changed; try again.", detail: error.description)
+        } catch let error as PackError {
+            throw error
+        } catch let error as EcodexError {
+            throw error
+        } catch {
+            throw EcodexError.update("The update could not be written in \(dir.path). Nothing was changed; check the folder is writable and has space.",
+                                     detail: "\(error)")
         }
         PackFault.point("built")
         guard StoreBuilder.syncFile(temporary.path) else { throw ioError("fsync") }
@@ -139,6 +151,73 @@ public final class PackInstaller {
         guard rename(temporary.path, location.additivesPath.path) == 0 else { throw ioError("rename") }
         PackFault.point("committed")
         _ = StoreBuilder.syncFile(dir.path)
+    }
+
+    /// Adds the install record to the meta table of the store file at `path`.
+    private static func writeMeta(_ meta: [(String, String)], at path: String) throws {
+        let db = try Connection(path: path, mode: .readWrite)
+        defer { db.close() }
+        try db.execute("PRAGMA journal_mode = OFF")
+        try db.transaction {
+            let insert = try db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)")
+            for (key, value) in meta { try insert.run([.text(key), .text(value)]) }
+        }
+    }
+
+    /// Applies `delta` to the store file at `path` (a private copy) in one transaction.
+    /// `known` is the set of codes the store holds afterwards.
+    private static func patch(_ path: String, with delta: PackDelta, known: Set<ECode>) throws {
+        let db = try Connection(path: path, mode: .readWrite)
+        defer { db.close() }
+        // The copy is private until renamed, and flushed once before that.
+        try db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA foreign_keys = ON")
+        try db.transaction {
+            let names = try db.prepare("SELECT id, key FROM names WHERE code = ?")
+            // names_fts indexes `names` as external content: rows leave the index by a 'delete' command.
+            let unindex = try db.prepare("INSERT INTO names_fts (names_fts, rowid, key) VALUES ('delete', ?, ?)")
+            let index = try db.prepare("INSERT INTO names_fts (rowid, key) SELECT id, key FROM names WHERE code = ?")
+            let deleteNames = try db.prepare("DELETE FROM names WHERE code = ?")
+            let deleteRecord = try db.prepare("DELETE FROM additives WHERE code = ?")
+            for code in delta.removed + delta.changed.map(\.code) {
+                var rows: [(Int64, String)] = []
+                try names.forEachRow([.text(code.description)]) { rows.append(($0.int64(0), $0.text(1))) }
+                for (id, key) in rows { try unindex.run([.int(id), .text(key)]) }
+                try deleteNames.run([.text(code.description)])
+                try deleteRecord.run([.text(code.description)])
+            }
+            let writer = try StoreBuilder.RecordWriter(db)
+            for additive in delta.added + delta.changed {
+                try writer.insert(additive, parent: StoreBuilder.parentCode(of: additive, known: known))
+                try index.run([.text(additive.code.description)])
+            }
+            // A record added or removed can change which ancestor other records hang under.
+            var updates: [(String, String?)] = []
+            var orphans: [String] = []
+            try db.prepare("SELECT code, parent, json_extract(record, '$.parent') FROM additives").forEachRow { row in
+                guard let code = ECode(row.text(0)) else { return }
+                let declared = row.optionalText(2).flatMap(ECode.init)
+                if let declared, !known.contains(declared) { orphans.append(code.description) }
+                let parent = StoreBuilder.parentCode(of: code, declared: declared, known: known)?.description
+                if parent != row.optionalText(1) { updates.append((code.description, parent)) }
+            }
+            if let orphan = orphans.first {
+                throw PackError.schema("\(orphan) names a parent the update removes")
+            }
+            let setParent = try db.prepare("UPDATE additives SET parent = ? WHERE code = ?")
+            for (code, parent) in updates { try setParent.run([parent.map { .text($0) } ?? .null, .text(code)]) }
+        }
+    }
+
+    /// The codes in the store file at `path`.
+    private static func installedCodes(_ path: URL) throws -> Set<ECode> {
+        do {
+            let db = try Connection(path: path.path, mode: .readOnly)
+            var codes = Set<ECode>()
+            try db.prepare("SELECT code FROM additives").forEachRow { if let c = ECode($0.text(0)) { codes.insert(c) } }
+            return codes
+        } catch let error as SQLiteError {
+            throw StoreErrors.damaged(path, detail: error.description)
+        }
     }
 
     private func ioError(_ call: String) -> EcodexError {

@@ -104,6 +104,47 @@ enum PackInstallFixture {
         #expect(throws: Never.self) { try s.installer.apply(F.delta(from: s.base, to: next), source: "test") }
     }
 
+    /// A delta patches a copy of the store; the result must read exactly like a fresh build of the new data.
+    @Test func aPatchedStoreReadsLikeAFreshBuild() throws {
+        let s = try Setup()
+        var next = F.changed(s.base, version: "1.1.0")
+        // A new group record: E160a(ii) now hangs under E160 through E160a, and E160a gains a parent.
+        var group = next.additives.first { $0.code.description == "E160a" }!
+        group.code = ECode("E160")!
+        group.names = ["en": ["Carotenoids"]]
+        next.additives.append(group)
+        try s.installer.apply(F.delta(from: s.base, to: next), source: "test")
+
+        let fresh = try Fixtures.Scratch()
+        let freshURL = fresh.url.appendingPathComponent("next.json")
+        try next.write(to: freshURL)
+        let built = try AdditiveStore(location: fresh.location, basePackURL: freshURL)
+        let patched = try s.open()
+        #expect(try patched.allAdditives() == built.allAdditives())
+        // The same names (a patched store lists a changed record's names last, so compare as sets).
+        func names(_ store: AdditiveStore) throws -> [String] {
+            try store.lexicon().entries.map { "\($0.code) \($0.lang) \($0.name) \($0.contextOnly)" }.sorted()
+        }
+        #expect(try names(patched) == names(built))
+        #expect(try patched.lexicon().knownCodes == built.lexicon().knownCodes)
+        for query in ["sorbate", "Natriumbenzoat", "carotene", "citric", "tartrazien", "E160", "Karmin"] {
+            #expect(try patched.search(query) == built.search(query), "search \(query)")
+        }
+        #expect(try patched.children(of: ECode("E160")!).map(\.code) == built.children(of: ECode("E160")!).map(\.code))
+        #expect(try patched.children(of: ECode("E160a")!).map(\.code) == built.children(of: ECode("E160a")!).map(\.code))
+        #expect(patched.integrityCheck())
+    }
+
+    @Test func aDeltaMayNotRemoveAParentOthersStillName() throws {
+        let s = try Setup()
+        var next = s.base
+        next.version = "1.1.0"
+        next.additives.removeAll { $0.code.description == "E160a" }
+        let before = s.storeBytes
+        #expect(throws: PackError.self) { try s.installer.apply(F.delta(from: s.base, to: next), source: "test") }
+        #expect(s.storeBytes == before)
+    }
+
     @Test func fullPackReplacesAnOlderStore() throws {
         let s = try Setup()
         try s.installer.apply(F.full(F.changed(s.base, version: "2.0.0")), source: "test")
@@ -212,7 +253,11 @@ enum PackInstallFixture {
     @Test(.enabled(if: ProcessInfo.processInfo.environment["ECODEX_PACK_BENCH"] != nil))
     func benchmark() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let real = try PackSource.load(directory: root.appendingPathComponent("packs/base"))
+        var real = try PackSource.load(directory: root.appendingPathComponent("packs/base"))
+        // The data is still being finished: leave out records the validator refuses today.
+        while case let bad = Set(PackSource.validate(real).compactMap(\.code)), !bad.isEmpty {
+            real.additives.removeAll { bad.contains($0.code) || $0.parent.map(bad.contains) == true }
+        }
         let fullBytes = try F.full(real)
         func median(_ runs: Int, _ body: () throws -> Void) rethrows -> Double {
             var times: [Double] = []
@@ -225,10 +270,10 @@ enum PackInstallFixture {
         }
         let verify = try median(15) { _ = try PackVerifier.verify(fullBytes, trust: F.trust) }
 
-        // 50 records changed (a plain line each) from the real data.
+        // 50 records changed from the real data.
         var next = real
         next.version = "1.0.1"
-        for i in stride(from: 0, to: 500, by: 10) { next.additives[i].plainRisk.summary += " Updated." }
+        for i in stride(from: 0, to: 500, by: 10) { next.additives[i].labelFrequency += 1 }
         let deltaBytes = try F.delta(from: real, to: next)
         let scratch = try Fixtures.Scratch()
         let basePack = scratch.url.appendingPathComponent("real-pack.json")

@@ -118,24 +118,44 @@ public struct PackDelta: Sendable, Equatable {
     /// Applies the changes to `base`. Refuses a delta that does not fit: adding a
     /// record the base has, changing or removing one it lacks, or naming a code twice.
     public func apply(to base: [Additive]) throws(PackError) -> [Additive] {
+        _ = try resultingCodes(from: Set(base.map(\.code)))
         var records = Dictionary(base.map { ($0.code, $0) }, uniquingKeysWith: { a, _ in a })
+        for a in added + changed { records[a.code] = a }
+        for code in removed { records[code] = nil }
+        return records.values.sorted { $0.code < $1.code }
+    }
+
+    /// The codes after applying the delta to a base holding `codes`. Refuses a
+    /// delta that does not fit it (see `apply(to:)`).
+    public func resultingCodes(from codes: Set<ECode>) throws(PackError) -> Set<ECode> {
         var seen = Set<ECode>()
         for code in added.map(\.code) + changed.map(\.code) + removed where !seen.insert(code).inserted {
             throw .schema("the delta names \(code) more than once")
         }
-        for a in added {
-            guard records[a.code] == nil else { throw .wrongBase("The update adds \(a.code), which the installed data already has") }
-            records[a.code] = a
+        var result = codes
+        for a in added where !result.insert(a.code).inserted {
+            throw .wrongBase("The update adds \(a.code), which the installed data already has")
         }
-        for c in changed {
-            guard records[c.code] != nil else { throw .wrongBase("The update changes \(c.code), which the installed data does not have") }
-            records[c.code] = c
+        for c in changed where !codes.contains(c.code) {
+            throw .wrongBase("The update changes \(c.code), which the installed data does not have")
         }
-        for code in removed {
-            guard records.removeValue(forKey: code) != nil else {
-                throw .wrongBase("The update removes \(code), which the installed data does not have")
-            }
+        for code in removed where result.remove(code) == nil {
+            throw .wrongBase("The update removes \(code), which the installed data does not have")
         }
-        return records.values.sorted { $0.code < $1.code }
+        return result
+    }
+
+    /// Checks the records the delta brings against the content rules, given the
+    /// codes the store will hold afterwards (a parent may be an untouched record).
+    public func checkContent(resultingCodes codes: Set<ECode>, version: String, dataVersion: String, regions: [Region]) throws(PackError) {
+        let touched = Pack(version: version, dataVersion: dataVersion, regions: regions, additives: added + changed)
+        let issues = PackSource.validate(touched).filter { issue in
+            guard issue.field == "parent", let code = issue.code,
+                  let record = touched.additives.first(where: { $0.code == code }), let parent = record.parent else { return true }
+            return parent == code || !codes.contains(parent)
+        }
+        if let first = issues.first {
+            throw .schema("\(first)" + (issues.count > 1 ? " (and \(issues.count - 1) more)" : ""))
+        }
     }
 }
