@@ -13,13 +13,14 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         .systemLibrary(name: "CTesseract", path: "Sources/CTesseract"),
         .systemLibrary(name: "CLeptonica", path: "Sources/CLeptonica"),
         .systemLibrary(name: "CZBar", path: "Sources/CZBar"),
         .systemLibrary(name: "CSQLite3", path: "Sources/CSQLite3"),
-        .target(name: "EcodexCore"),
+        .target(name: "EcodexCore", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .target(
             name: "EcodexStore",
             dependencies: ["EcodexCore", "CSQLite3"],

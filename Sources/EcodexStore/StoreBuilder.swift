@@ -58,8 +58,6 @@ enum StoreBuilder {
         // discarded whole if anything fails, and flushed once before the rename.
         try db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA foreign_keys = ON")
         try db.migrate(AdditiveSchema.migrations)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let codes = Set(pack.additives.map(\.code))
         let formatter = ISO8601DateFormatter()
         try db.transaction {
@@ -73,42 +71,61 @@ enum StoreBuilder {
             ]
             for (key, value) in entries { try meta.run([.text(key), .text(value)]) }
 
-            let insertAdditive = try db.prepare("""
-                INSERT INTO additives (code, number, parent, canonical_name, classes, evidence_level, label_frequency, record)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-            let insertName = try db.prepare("""
-                INSERT OR IGNORE INTO names (key, name, code, lang, context_only, kind) VALUES (?, ?, ?, ?, ?, ?)
-                """)
+            let writer = try RecordWriter(db)
             for additive in pack.additives.sorted(by: { $0.code < $1.code }) {
-                let record = String(decoding: try encoder.encode(additive), as: UTF8.self)
-                let parent = parentCode(of: additive, known: codes)
-                try insertAdditive.run([
-                    .text(additive.code.description), .int(Int64(additive.code.number)),
-                    parent.map { .text($0.description) } ?? .null, .text(additive.canonicalName),
-                    .text(additive.classes.joined(separator: ",")), .text(additive.evidenceLevel.rawValue),
-                    .int(Int64(max(0, additive.labelFrequency))), .text(record),
-                ])
-                for row in nameRows(of: additive) {
-                    let key = NameKey.normalize(row.name)
-                    guard !key.isEmpty else { continue }
-                    try insertName.run([
-                        .text(key), .text(row.name), .text(additive.code.description), .text(row.lang),
-                        .int(row.contextOnly ? 1 : 0), .text(row.exact ? "exact" : "alias"),
-                    ])
-                }
+                try writer.insert(additive, parent: parentCode(of: additive, known: codes))
             }
             try db.execute("INSERT INTO names_fts (names_fts) VALUES ('rebuild')")
         }
         try db.execute("INSERT INTO names_fts (names_fts) VALUES ('optimize'); ANALYZE; VACUUM")
     }
 
+    /// Inserts records and their names (a pack build, or a delta applied to a copy of the store).
+    struct RecordWriter {
+        let insertAdditive: Statement
+        let insertName: Statement
+        let encoder = JSONEncoder()
+
+        init(_ db: Connection) throws {
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            insertAdditive = try db.prepare("""
+                INSERT INTO additives (code, number, parent, canonical_name, classes, evidence_level, label_frequency, record)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            insertName = try db.prepare("""
+                INSERT OR IGNORE INTO names (key, name, code, lang, context_only, kind) VALUES (?, ?, ?, ?, ?, ?)
+                """)
+        }
+
+        func insert(_ additive: Additive, parent: ECode?) throws {
+            let record = String(decoding: try encoder.encode(additive), as: UTF8.self)
+            try insertAdditive.run([
+                .text(additive.code.description), .int(Int64(additive.code.number)),
+                parent.map { .text($0.description) } ?? .null, .text(additive.canonicalName),
+                .text(additive.classes.joined(separator: ",")), .text(additive.evidenceLevel.rawValue),
+                .int(Int64(max(0, additive.labelFrequency))), .text(record),
+            ])
+            for row in nameRows(of: additive) {
+                let key = NameKey.normalize(row.name)
+                guard !key.isEmpty else { continue }
+                try insertName.run([
+                    .text(key), .text(row.name), .text(additive.code.description), .text(row.lang),
+                    .int(row.contextOnly ? 1 : 0), .text(row.exact ? "exact" : "alias"),
+                ])
+            }
+        }
+    }
+
     /// The record's own `parent` when the pack has it, else the closest ancestor
     /// code the pack has (E160a(ii) → E160a → E160), so `children(of:)` works
     /// even for packs that leave `parent` out.
     static func parentCode(of additive: Additive, known: Set<ECode>) -> ECode? {
-        if let p = additive.parent, known.contains(p), p != additive.code { return p }
-        var candidate = additive.code.parent
+        parentCode(of: additive.code, declared: additive.parent, known: known)
+    }
+
+    static func parentCode(of code: ECode, declared: ECode?, known: Set<ECode>) -> ECode? {
+        if let p = declared, known.contains(p), p != code { return p }
+        var candidate = code.parent
         while let c = candidate {
             if known.contains(c) { return c }
             candidate = c.parent

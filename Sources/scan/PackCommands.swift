@@ -1,23 +1,177 @@
 import ArgumentParser
 import EcodexCore
+import EcodexStore
 import Foundation
 
 struct PackCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pack",
-        abstract: "Rule packs for data maintainers: build the base pack from packs/base, validate it.",
-        subcommands: [Build.self, Validate.self]
+        abstract: "Rule packs: see the installed versions, apply or roll back signed updates; build, sign and verify them (publishers).",
+        subcommands: [Status.self, Apply.self, Rollback.self, Verify.self, Build.self, Sign.self, Keygen.self, Validate.self]
     )
 
     struct Build: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Validate packs/base and write the built pack (by default, the base pack shipped with scan).")
+            abstract: "Validate packs/base and write the built pack (by default, the base pack shipped with scan), or an unsigned update with --update.")
         @Option(help: "Pack source folder.") var source = "packs/base"
         @Option(help: "Where to write the built pack.") var output = "Sources/EcodexStore/Resources/base-pack.json"
+        @Option(help: "Write an unsigned pack update file here instead (full, or a delta with --diff-from).")
+        var update: String?
+        @Option(help: "With --update: the pack the delta starts from (a built pack JSON such as base-pack.json, or a full .pack file).")
+        var diffFrom: String?
+
         func run() throws {
             let pack = try loadValid(source)
-            try pack.write(to: URL(fileURLWithPath: output))
-            print("Built pack \(pack.version) (data \(pack.dataVersion)): \(pack.additives.count) additives → \(output)")
+            guard let update else {
+                if diffFrom != nil { throw ValidationError("--diff-from needs --update FILE.") }
+                try pack.write(to: URL(fileURLWithPath: output))
+                print("Built pack \(pack.version) (data \(pack.dataVersion)): \(pack.additives.count) additives → \(output)")
+                return
+            }
+            let file = try withPackErrors {
+                if let diffFrom { return try PackBuilder.delta(from: try PackCommand.loadBase(diffFrom), to: pack) }
+                return try PackBuilder.full(pack)
+            }
+            try PackCommand.writeAtomically(file.encoded, to: update)
+            let m = file.manifest
+            if case .delta(let d)? = try? PackPayload.decode(file.payloadBytes) {
+                print("Built delta \(m.diffFrom!) → \(m.version) (data \(m.dataVersion)): \(d.added.count) added, "
+                    + "\(d.changed.count) changed, \(d.removed.count) removed → \(update)")
+            } else {
+                print("Built full pack \(m.version) (data \(m.dataVersion)): \(m.payload.records) additives → \(update)")
+            }
+            print("Unsigned: it needs \(TrustedKeys.shipped.requiredSignatures) signatures (`scan pack sign \(update) --key FILE`) before it can be applied.")
+        }
+    }
+
+    struct Keygen: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make a publisher signing key. The private key file is readable by you only; keep it out of the repository.")
+        @Option(help: "Who holds the key (shown when a pack is verified).") var owner: String
+        @Option(help: "Where to write the private key file (must not exist).") var out: String
+        @Option(help: "Also add the public key to this trusted-keys file (e.g. packs/keys/trusted.json).") var trust: String?
+
+        func run() throws {
+            let key = PublisherKey(owner: owner)
+            try withPackErrors { try key.write(to: out) }
+            print("Private key for \(owner) written to \(out) (mode 0600). Never commit, share or print it.")
+            print("Public key entry for packs/keys/trusted.json:")
+            print(String(decoding: key.trustEntry.json.encoded, as: UTF8.self))
+            if let trust {
+                let url = URL(fileURLWithPath: trust)
+                var keys = FileManager.default.fileExists(atPath: trust)
+                    ? try withPackErrors { try TrustedKeys(contentsOf: url) }
+                    : TrustedKeys(requiredSignatures: 2, keys: [])
+                keys.keys.append(key.trustEntry)
+                try PackCommand.writeAtomically(Array(keys.fileText.utf8), to: trust)
+                print("Added to \(trust) (\(keys.keys.count) keys, \(keys.requiredSignatures) signatures required).")
+            }
+        }
+    }
+
+    struct Sign: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add your signature to a pack update (after reviewing its changes). Two different trusted keys must sign.")
+        @Argument(help: "The pack file; signed in place unless --output is given.") var file: String
+        @Option(help: "Your private key file (from `scan pack keygen`).") var key: String
+        @Option(help: "Write the signed pack here instead.") var output: String?
+
+        func run() throws {
+            let signer = try withPackErrors { try PublisherKey(contentsOf: key) }
+            var pack = try withPackErrors { try PackFile(bytes: try PackFetcher.fetch(file)) }
+            // Sign only what checks out: the payload must be the one the manifest names.
+            try withPackErrors {
+                guard PackFile.checksum(pack.payloadBytes) == pack.manifest.checksum, pack.payloadBytes.count == pack.manifest.payload.size else {
+                    throw PackError.checksum("the payload differs from the manifest's checksum")
+                }
+                _ = try PackPayload.decode(pack.payloadBytes)
+            }
+            pack.manifest = try signer.sign(pack.manifest)
+            try PackCommand.writeAtomically(pack.encoded, to: output ?? file)
+            print("Signed \(pack.manifest.version) as \(signer.owner) (key \(signer.id)); it now has \(pack.manifest.signatures.count) signature(s).")
+        }
+    }
+
+    struct Verify: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Check a pack's signatures, checksum and records without installing it.")
+        @Argument(help: "The pack file or URL.") var file: String
+        @OptionGroup var trust: TrustOptions
+
+        func run() throws {
+            let bytes = try withStoreErrors { try PackFetcher.fetch(file) }
+            let verified = try withPackErrors { try PackVerifier.verify(bytes, trust: try trust.load()) }
+            let m = verified.manifest
+            let kind = m.diffFrom.map { "delta from \($0)" } ?? "full pack"
+            print("OK: pack \(m.version) (\(kind)), data \(m.dataVersion), regions \(m.regions.map(\.rawValue).joined(separator: ", ")), "
+                + "\(m.payload.records) records, signed by \(verified.signers.joined(separator: " and ")).")
+        }
+    }
+
+    struct Apply: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Verify and install a signed pack update (a file, a file:// or https:// URL, or a folder of .pack files).")
+        @Argument(help: "The pack file, URL or folder.") var source: String
+        @Option(help: "Folder for the additive store.") var dataDir: String?
+        @OptionGroup var trust: TrustOptions
+
+        func run() throws {
+            let installer = PackInstaller(location: Wiring.location(dataDir), trust: try withPackErrors { try trust.load() })
+            let outcomes: [PackInstaller.Outcome]
+            if let path = PackFetcher.localPath(source), isDirectory(path) {
+                outcomes = try withPackErrors { try installer.applyFolder(URL(fileURLWithPath: path)) }
+                if outcomes.isEmpty { print("Nothing to apply: no pack in \(path) is newer than the installed data.") }
+            } else {
+                let bytes = try withStoreErrors { try PackFetcher.fetch(source) }
+                outcomes = [try withPackErrors { try installer.apply(bytes, source: source) }]
+            }
+            for o in outcomes { print(PackCommand.describe(o)) }
+        }
+
+        private func isDirectory(_ path: String) -> Bool {
+            var isDir: ObjCBool = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
+        }
+    }
+
+    struct Rollback: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Put back the additive data as it was before the last update.")
+        @Option(help: "Folder for the additive store.") var dataDir: String?
+
+        func run() throws {
+            let outcome = try withStoreErrors { try PackInstaller(location: Wiring.location(dataDir)).rollback() }
+            print("Rolled back: pack \(outcome.from?.packVersion ?? "?") → \(outcome.to.packVersion) (data \(outcome.to.dataVersion)).")
+        }
+    }
+
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The installed data version, pack version per region, last update, rollback and pending updates.")
+        @Option(help: "Folder for the additive store.") var dataDir: String?
+        @Option(help: "Output format: text or json.") var format: OutputFormat = .text
+
+        func run() throws {
+            let s = try withStoreErrors { try PackInstaller(location: Wiring.location(dataDir)).status() }
+            if format != .text {
+                var fields: [String: JSONValue] = [
+                    "dataVersion": .string(s.versions.dataVersion),
+                    "packVersion": .string(s.versions.packVersion),
+                    "regions": .object(Dictionary(uniqueKeysWithValues: s.regions.map { ($0.rawValue, JSONValue.string(s.versions.packVersion)) })),
+                    "installedAt": .string(s.installedAt),
+                    "installedFrom": .string(s.installedFrom),
+                    "signedBy": .array(s.signers.map { .string($0) }),
+                    "rollbackTo": s.rollbackTo.map { .object(["dataVersion": .string($0.dataVersion), "packVersion": .string($0.packVersion)]) } ?? .null,
+                    "pending": s.pending.map { .object(["source": .string($0.source), "recordedAt": .string($0.recordedAt)]) } ?? .null,
+                ]
+                fields["trustedKeys"] = .int(Int64(TrustedKeys.shipped.keys.count))
+                print(String(decoding: JSONValue.object(fields).encoded, as: UTF8.self))
+                return
+            }
+            print("Data version \(s.versions.dataVersion) · pack \(s.versions.packVersion)")
+            print("Pack version per region: " + s.regions.map { "\($0.rawValue) \(s.versions.packVersion)" }.joined(separator: ", "))
+            print("Last update: \(s.installedAt.isEmpty ? "never" : s.installedAt) from \(s.installedFrom)"
+                + (s.signers.isEmpty ? "" : ", signed by \(s.signers.joined(separator: " and "))"))
+            print("Rollback: " + (s.rollbackTo.map { "to pack \($0.packVersion) (data \($0.dataVersion)) with `scan pack rollback`" } ?? "nothing to roll back to"))
+            print("Pending updates: " + (s.pending.map { "\($0.source), waiting since \($0.recordedAt); run `scan update` when online" } ?? "none"))
         }
     }
 
@@ -44,6 +198,63 @@ struct PackCommand: ParsableCommand {
             throw withClass(.update("The pack source has \(issues.count) problem(s); fix them and build again."))
         }
         return pack
+    }
+}
+
+extension PackCommand {
+    /// Reads the pack a delta starts from: a built pack JSON, or a full pack file.
+    static func loadBase(_ path: String) throws -> Pack {
+        let bytes = try PackFetcher.fetch(path)
+        if let file = try? PackFile(bytes: bytes) {
+            guard case .full(let all) = try PackPayload.decode(file.payloadBytes) else {
+                throw PackError.malformed("\(path) is a delta; a delta must start from a full pack")
+            }
+            let m = file.manifest
+            return Pack(version: m.version.description, dataVersion: m.dataVersion, regions: m.regions, additives: all)
+        }
+        do {
+            return try JSONDecoder().decode(Pack.self, from: Data(bytes))
+        } catch {
+            throw PackError.malformed("\(path) is neither a built pack nor a pack file")
+        }
+    }
+
+    /// Writes beside the target and renames over it, so a reader never sees half a file.
+    static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
+        do {
+            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw withClass(.update("Cannot write \(path): \(error.localizedDescription)"))
+        }
+    }
+
+    static func describe(_ o: PackInstaller.Outcome) -> String {
+        "Installed pack \(o.to.packVersion) (data \(o.to.dataVersion)), replacing \(o.from?.packVersion ?? "nothing")"
+            + (o.signers.isEmpty ? "" : "; signed by \(o.signers.joined(separator: " and "))")
+            + ". Undo with `scan pack rollback`."
+    }
+}
+
+/// Which publisher keys to trust: the keys built into scan unless told otherwise.
+struct TrustOptions: ParsableArguments {
+    @Option(help: "Trusted-keys file to use instead of the keys built into scan (also $ECODEX_TRUSTED_KEYS).")
+    var trusted: String?
+
+    func load() throws(PackError) -> TrustedKeys {
+        let env = ProcessInfo.processInfo.environment["ECODEX_TRUSTED_KEYS"].flatMap { $0.isEmpty ? nil : $0 }
+        guard let path = trusted ?? env else { return .shipped }
+        return try TrustedKeys(contentsOf: URL(fileURLWithPath: path))
+    }
+}
+
+/// Runs `body`; a refused pack or a store error is printed and becomes exit code 15 (or its class's code).
+func withPackErrors<T>(_ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let e as PackError {
+        throw withClass(e.ecodexError)
+    } catch let e as EcodexError {
+        throw withClass(e)
     }
 }
 

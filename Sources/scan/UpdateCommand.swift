@@ -1,0 +1,50 @@
+import ArgumentParser
+import EcodexCore
+import EcodexStore
+import Foundation
+
+/// `scan update`: fetch and apply the signed update at a URL. When the network
+/// is not there, the update is remembered and the next `scan update` applies it.
+struct UpdateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "update",
+        abstract: "Download and apply a signed data update. Offline, it is remembered and applied on a later run.",
+        discussion: """
+            The source is the argument, else $ECODEX_UPDATE_URL, else the update remembered from an earlier offline run.
+            It may be an https:// URL, a file:// URL, a pack file or a folder of .pack files.
+            Nothing is installed unless every signature and checksum checks out.
+            """
+    )
+
+    @Argument(help: "Where the update is (https:// URL, file, or folder).") var source: String?
+    @Option(help: "Folder for the additive store.") var dataDir: String?
+    @OptionGroup var trust: TrustOptions
+
+    func run() throws {
+        let installer = PackInstaller(location: Wiring.location(dataDir), trust: try withPackErrors { try trust.load() })
+        let pending = installer.pending()
+        let env = ProcessInfo.processInfo.environment["ECODEX_UPDATE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        guard let source = source ?? env ?? pending?.source else {
+            throw ValidationError("Give the update's address: scan update https://... (or set ECODEX_UPDATE_URL).")
+        }
+        if let pending, pending.source == source {
+            print("Retrying the update waiting since \(pending.recordedAt): \(source)")
+        }
+        let outcomes: [PackInstaller.Outcome]
+        do {
+            if let path = PackFetcher.localPath(source), FileManager.default.fileExists(atPath: path + "/.") {
+                outcomes = try withPackErrors { try installer.applyFolder(URL(fileURLWithPath: path)) }
+            } else {
+                let bytes = try PackFetcher.fetch(source)
+                outcomes = [try withPackErrors { try installer.apply(bytes, source: source) }]
+            }
+        } catch let e as EcodexError where e.errorClass == .network {
+            try? installer.recordPending(source: source, reason: e.message)
+            throw withClass(.network("You seem to be offline. The update is remembered; run `scan update` again when online.",
+                                     detail: e.detail))
+        }
+        installer.clearPending()
+        if outcomes.isEmpty { print("Already up to date.") }
+        for o in outcomes { print(PackCommand.describe(o)) }
+    }
+}
