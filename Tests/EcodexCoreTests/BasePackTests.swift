@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+@testable import EcodexCore
+
+/// Facts and properties checked against the base pack that ships with `scan`.
+@Suite struct BasePackTests {
+    static let pack: Pack = {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/EcodexStore/Resources/base-pack.json")
+        return try! JSONDecoder().decode(Pack.self, from: Data(contentsOf: url))
+    }()
+    static let byCode = Dictionary(uniqueKeysWithValues: pack.additives.map { ($0.code.description, $0) })
+
+    func rule(_ code: String, _ region: Region) -> RegionRule? { Self.byCode[code]?.rule(for: region) }
+
+    // MARK: well-known regional facts
+
+    @Test func titaniumDioxideIsOutOfTheEUButAllowedInTheUS() {
+        #expect(rule("E171", .eu)?.approved == false)
+        #expect(rule("E171", .us)?.approved == true)
+    }
+
+    @Test(arguments: ["E102", "E104", "E110", "E122", "E124", "E129"])
+    func southamptonColoursCarryTheChildrenStatementInEUAndUKOnly(_ code: String) {
+        for region in [Region.eu, .uk] {
+            #expect(rule(code, region)?.warningRequired == true, "\(code) \(region)")
+            #expect(rule(code, region)?.statement?.contains("activity and attention in children") == true)
+        }
+        for region in [Region.us, .ca, .au, .india] {
+            #expect(rule(code, region)?.warningRequired != true, "\(code) \(region)")
+        }
+    }
+
+    @Test func erythrosineIsNoLongerAllowedInUSFoodAfterThe2025Revocation() {
+        #expect(rule("E127", .us)?.approved == false)
+        #expect(rule("E127", .eu)?.approved == true)
+    }
+
+    @Test func potassiumBromateIsApprovedOnlyInTheUS() {
+        #expect(rule("E924", .us)?.approved == true)
+        for region in Region.allCases where region != .us {
+            #expect(rule("E924", region)?.approved != true, "\(region)")
+        }
+    }
+
+    @Test func cyclamateIsNotApprovedInTheUS() {
+        #expect(rule("E952", .us)?.approved == false)
+        #expect(rule("E952", .eu)?.approved == true)
+    }
+
+    @Test func aspartameNeedsItsPhenylalanineStatementWhereverOneIsRequired() {
+        for region in Region.allCases {
+            guard let r = rule("E951", region), r.warningRequired else { continue }
+            if let statement = r.statement {
+                #expect(statement.lowercased().contains("phenylalanine"), "\(region): \(statement)")
+            }
+        }
+        #expect(rule("E951", .eu)?.statement == "contains a source of phenylalanine")
+        #expect(Self.byCode["E951"]?.population.contains("pku") == true)
+    }
+
+    // MARK: properties over every record and region
+
+    @Test func everyRegulatoryWarningIsRed() {
+        for a in Self.pack.additives {
+            for region in Region.allCases where a.rule(for: region)?.warningRequired == true {
+                #expect(RiskEngine.assess(a, preferences: Preferences(region: region)).badge == .red, "\(a.code) \(region)")
+            }
+        }
+    }
+
+    @Test func everyDietConflictIsAtLeastYellow() {
+        for a in Self.pack.additives {
+            for diet in Diet.allCases where [.no, .depends].contains(a.dietary.status(for: diet)) {
+                for region in Region.allCases {
+                    #expect(RiskEngine.assess(a, preferences: Preferences(region: region, diets: [diet])).badge >= .yellow)
+                }
+            }
+        }
+    }
+
+    @Test func noCardSaysSafeOrUnsafeOrGivesDoses() throws {
+        let banned = try Regex(#"\b(safe|unsafe|safely)\b|\b\d+\s?(mg|g)/(kg|day)\b|\bmg per\b"#).ignoresCase()
+        let prefs = Preferences(region: .eu, diets: [.vegan], sensitivities: Set(Sensitivity.allCases), childMode: true)
+        let catalog = InMemoryCatalog(Self.pack.additives)
+        let pipeline = try ScanPipeline(catalog: catalog)
+        for a in Self.pack.additives {
+            let report = try pipeline.scanCode(a.code.description, options: ScanOptions(preferences: prefs, compareRegions: Region.allCases))
+            // The cards a shopper reads, without reference URLs (a URL is not a sentence).
+            for text in [TextRenderer().render(report), HTMLRenderer.render([report])] {
+                let words = text.replacing(try Regex(#"<https?://[^>]*>|href="[^"]*""#), with: "")
+                let hit = words.firstMatch(of: banned).map { String(words[$0.range]) }
+                #expect(hit == nil, "\(a.code): \(hit ?? "")")
+            }
+        }
+    }
+}
