@@ -17,7 +17,7 @@ enum PackSigningFixture {
 
     static var next: Pack {
         var citric = TestRecords.citric
-        citric.plainRisk.summary = "The sour acid of lemons, made by fermentation."
+        citric.plainRisk.summary = "The sour acid in lemons. It is made in vats."
         return Pack(version: "1.1.0", dataVersion: "2026.12.01", regions: [.eu, .us],
                     additives: [TestRecords.tartrazine, citric, TestRecords.aspartame])
     }

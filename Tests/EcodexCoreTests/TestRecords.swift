@@ -13,7 +13,7 @@ enum TestRecords {
         allNames["en", default: []].insert(name, at: 0)
         return Additive(code: ECode(code)!, names: allNames, contextNames: contextNames, classes: classes, dietary: dietary,
                         population: population, regionRules: rules, evidenceLevel: evidence, concern: concern,
-                        plainRisk: PlainRisk(summary: "\(name) is a \(classes[0]).", audience: audience),
+                        plainRisk: PlainRisk(summary: "A \(classes[0]) used in food.", audience: audience),
                         references: [ref], updatedAt: "2026-11-21")
     }
 

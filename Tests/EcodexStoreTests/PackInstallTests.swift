@@ -17,7 +17,7 @@ enum PackInstallFixture {
     }
 
     /// The fixture data at `version` with one plain line changed, E211 added and E203 removed.
-    static func changed(_ base: Pack, version: String, summary: String = "Lemon acid, made by fermentation.") -> Pack {
+    static func changed(_ base: Pack, version: String, summary: String = "The sour acid in lemons. It is made in vats.") -> Pack {
         var next = base
         next.version = version
         next.dataVersion = "data-" + version
@@ -81,7 +81,7 @@ enum PackInstallFixture {
 
         let store = try s.open()
         #expect(store.versions.packVersion == "1.1.0")
-        #expect(try s.summary("E330") == "Lemon acid, made by fermentation.")
+        #expect(try s.summary("E330") == "The sour acid in lemons. It is made in vats.")
         #expect(try store.additive(code: ECode("E211")!)?.canonicalName == "Sodium benzoate")
         #expect(try store.additive(code: ECode("E203")!) == nil)
         #expect(try store.lookup(name: "Natriumbenzoat").first?.code == ECode("E211"))
@@ -149,7 +149,7 @@ enum PackInstallFixture {
         let s = try Setup()
         try s.installer.apply(F.full(F.changed(s.base, version: "2.0.0")), source: "test")
         #expect(try s.open().versions.packVersion == "2.0.0")
-        #expect(try s.summary("E330") == "Lemon acid, made by fermentation.")
+        #expect(try s.summary("E330") == "The sour acid in lemons. It is made in vats.")
     }
 
     /// Every refused pack leaves the store byte for byte as it was, and usable.
@@ -199,7 +199,7 @@ enum PackInstallFixture {
     @Test func aReplayOfAnOlderUpdateIsRefusedAfterANewerOne() throws {
         let s = try Setup()
         let v11 = F.changed(s.base, version: "1.1.0")
-        let v12 = F.changed(v11, version: "1.2.0", summary: "Lemon acid.")
+        let v12 = F.changed(v11, version: "1.2.0", summary: "The sour acid in lemons.")
         let first = try F.delta(from: s.base, to: v11)
         try s.installer.apply(first, source: "1.1")
         try s.installer.apply(F.delta(from: v11, to: v12), source: "1.2")
@@ -207,7 +207,7 @@ enum PackInstallFixture {
         #expect(throws: PackError.self) { try s.installer.apply(first, source: "replay") }
         #expect(throws: PackError.self) { try s.installer.apply(F.full(v11), source: "replay") }
         #expect(s.storeBytes == before)
-        #expect(try s.summary("E330") == "Lemon acid.")
+        #expect(try s.summary("E330") == "The sour acid in lemons.")
     }
 
     @Test func aDamagedStoreMayBeRepairedWithAnOlderFullPackButNotADelta() throws {
@@ -227,7 +227,7 @@ enum PackInstallFixture {
     @Test func folderAppliesTheChainFromTheInstalledVersion() throws {
         let s = try Setup()
         let v11 = F.changed(s.base, version: "1.1.0")
-        let v12 = F.changed(v11, version: "1.2.0", summary: "Lemon acid.")
+        let v12 = F.changed(v11, version: "1.2.0", summary: "The sour acid in lemons.")
         let dir = s.scratch.url.appendingPathComponent("channel")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         try Data(F.full(s.base)).write(to: dir.appendingPathComponent("ecodex-1.0.0.pack"))
@@ -236,7 +236,7 @@ enum PackInstallFixture {
         let outcomes = try s.installer.applyFolder(dir)
         #expect(outcomes.map(\.to.packVersion) == ["1.1.0", "1.2.0"])
         #expect(try s.installer.applyFolder(dir).isEmpty)
-        #expect(try s.summary("E330") == "Lemon acid.")
+        #expect(try s.summary("E330") == "The sour acid in lemons.")
     }
 
     @Test func pendingUpdatesAreRememberedAndCleared() throws {

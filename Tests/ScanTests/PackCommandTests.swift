@@ -13,7 +13,7 @@ import Testing
         init() throws {
             root = scan.dataDir.deletingLastPathComponent().appendingPathComponent("ecodex-publisher-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: root.appendingPathComponent("src/additives"), withIntermediateDirectories: true)
-            try writeSource(version: "10.0.0", citric: "The sour acid of lemons, made by fermentation.")
+            try writeSource(version: "10.0.0", citric: "The sour acid in lemons.")
             for name in ["alice", "bob"] {
                 let run = try scan.run(["pack", "keygen", "--owner", name, "--out", path("\(name).key"), "--trust", path("trusted.json")])
                 #expect(run.status == 0, "\(run.stderr)")
@@ -38,7 +38,7 @@ import Testing
                 .write(to: src.appendingPathComponent("pack.json"))
             let records = [
                 ("E330", record("E330", "Citric acid", "acid", citric)),
-                ("E202", record("E202", "Potassium sorbate", "preservative", "A common preservative that stops mould growing.")),
+                ("E202", record("E202", "Potassium sorbate", "preservative", "It stops mould from growing.")),
                 ("E300", record("E300", "Ascorbic acid", "antioxidant", "Vitamin C, used to keep food from browning.")),
             ]
             for (code, json) in records {
@@ -81,8 +81,8 @@ import Testing
 
     static let old = Installed("10.0.0", oldLine)
     static let new = Installed("10.1.0", newLine)
-    static let oldLine = "The sour acid of lemons, made by fermentation."
-    static let newLine = "Lemon acid, made from sugar by fermentation."
+    static let oldLine = "The sour acid in lemons."
+    static let newLine = "The sour acid in lemons. It is made in vats."
 
     /// Publishes 10.0.0 (full), applies it, and publishes the 10.1.0 delta; returns the delta's path.
     static func prepared(_ p: Publisher) throws -> String {
