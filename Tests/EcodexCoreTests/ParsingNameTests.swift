@@ -56,6 +56,26 @@ struct ParsingNameTests {
         #expect(S.parser.parse(text).mentions.allSatisfy { $0.kind != .fuzzy })
     }
 
+    @Test("Plural endings on a name's word: -e, -en, -s, -es, -n", arguments: [
+        ("Emulgator: Sojalecithine, Zucker", ["E322"]),
+        ("Geliermittel Pektine", ["E440"]),
+        ("sodium benzoates", ["E211"]),
+        ("Zucker, Natriumbenzoate", ["E211"]),
+    ])
+    func pluralStems(text: String, codes: [String]) {
+        S.expectCodes(text, codes)
+    }
+
+    @Test("Plural stems need a known word of six letters or more", arguments: [
+        "Karotten, Zucker",
+        "carbonated water",
+        "Salzes, Essige",
+        "pectinase enzyme",
+    ])
+    func pluralStemsStayStrict(text: String) {
+        S.expectCodes(text, [])
+    }
+
     @Test("Context-only names count only in additive context", arguments: [
         ("caramel", []),
         ("sugar, caramel, salt", []),

@@ -304,6 +304,28 @@ struct NameIndex: Sendable {
     @inline(__always)
     func id(ofWordHash h: UInt64) -> Int32 { vocab.get(h) }
 
+    /// Shortest stem a plural ending may be taken from.
+    static let pluralStemMinLength = 6
+
+    /// The vocabulary id of an unknown word once a plural ending is taken off, or -1:
+    /// German and Dutch labels write `Sojalecithine`, `Pektine` for the names' `Sojalecithin`, `Pektin`.
+    /// Endings `-s`, `-e`, `-n`, `-en`, `-es`; the stem must keep at least `pluralStemMinLength` letters
+    /// and not end in `-s` itself.
+    func pluralStemID(_ w: ArraySlice<UInt32>) -> Int32 {
+        let e: UInt32 = 0x45, n: UInt32 = 0x4E, s: UInt32 = 0x53
+        guard let last = w.last, last == e || last == n || last == s else { return -1 }
+        // The last letter alone first (`benzoates` → `benzoate`), then `-en` / `-es`.
+        let two = w.count >= 2 && w[w.endIndex - 2] == e && last != e
+        for cut in two ? [1, 2] : [1] where w.count - cut >= Self.pluralStemMinLength {
+            let stem = w.dropLast(cut)
+            // A stem ending in `-s` is a plural already: `pectinase` is not `pectinas` + `e`.
+            if stem.last == s { continue }
+            let id = vocab.get(Token.hash(stem))
+            if id >= 0 { return id }
+        }
+        return -1
+    }
+
     /// Known words within one edit (substitution, insertion, deletion or adjacent swap) of `word`.
     func fuzzyCandidates(_ word: ArraySlice<UInt32>, into found: inout [Int32], cache: inout FuzzyCache) {
         guard word.count >= Self.fuzzyMinLength - 1, word.count <= 40 else { return }
