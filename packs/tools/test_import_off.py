@@ -47,7 +47,9 @@ class SharedBySiblings(unittest.TestCase):
 
 class ContextOnly(unittest.TestCase):
     def test_nutrient_names_need_context(self):
-        for code, name in [("E101", "riboflavin"), ("E375", "niacin")]:
+        # Nutrient words that name an additive only after a class word: vitamins, and the
+        # anions of mineral nutrients (sodium selenite, zinc gluconate).
+        for code, name in [("E101", "riboflavin"), ("E375", "niacin"), ("E516", "selenite"), ("E574", "gluconate")]:
             self.assertIn(name, [n.lower() for n in record(code)["context_names"]], code)
 
     def test_carbon_dioxide_is_a_plain_name(self):
