@@ -59,6 +59,10 @@ struct NameIndex: Sendable {
     /// and the filter answers that from cache instead of touching the large table.
     private var deletionFilter = [UInt64](repeating: 0, count: NameIndex.filterWords)
     private static let filterWords = 1 << 15
+    /// Words of `twoSlipMinLength` letters or more, by length, for two-slip matching.
+    private var longWords: [[Int32]] = []
+    /// Shortest unknown word that may carry two shape slips.
+    static let twoSlipMinLength = 10
     private var deletionWord: [Int32] = []
     private var deletionNext: [Int32] = []
 
@@ -252,6 +256,10 @@ struct NameIndex: Sendable {
         deletionNext.reserveCapacity(total)
         var hashes: [UInt64] = []
         var suffix: [UInt64] = []
+        longWords = [[Int32]](repeating: [], count: 41)
+        for (id, w) in words.enumerated() where w.count >= Self.twoSlipMinLength && w.count <= 40 {
+            longWords[w.count].append(Int32(id))
+        }
         for (id, w) in words.enumerated() where w.count >= Self.fuzzyMinLength - 1 && w.count <= 40 {
             hashes.removeAll(keepingCapacity: true)
             Self.deletionHashes(w[...], into: &hashes, suffix: &suffix)
@@ -349,6 +357,14 @@ struct NameIndex: Sendable {
                 }
             }
         }
+        // No word one edit away: a long word may carry two shape slips. Such candidates go in as
+        // `-(id + 1)`, so the walk charges them two edits.
+        if found.count == first, word.count >= Self.twoSlipMinLength {
+            for w in longWords[word.count] where EditDistance.isTwoShapeSlips(words[Int(w)], word) {
+                found.append(-w - 1)
+                if found.count - first >= 8 { return }
+            }
+        }
     }
 
     /// Edits a name of `chars` letters may carry: none for short names, more for long ones.
@@ -418,7 +434,9 @@ struct NameIndex: Sendable {
         }
         var c = Int(cache.start[pos])
         while c < Int(cache.end[pos]) {
-            follow(stream, start: start, pos: pos, node: node, word: cache.pool[c], edits: edits + 1, low: lowHere,
+            let candidate = cache.pool[c]
+            follow(stream, start: start, pos: pos, node: node, word: candidate >= 0 ? candidate : -candidate - 1,
+                   edits: edits + (candidate >= 0 ? 1 : 2), low: lowHere,
                    scalars: scalars, cache: &cache, best: &best, steps: &steps)
             c += 1
         }
