@@ -27,7 +27,8 @@ struct ImageCommand: ParsableCommand {
             let store = try Wiring.openStore(dataDir: shopper.dataDir)
             let reader = try TesseractLabelReader(languages: lang.map { $0.split(separator: "+").map(String.init) })
             history = Wiring.openHistory(dataDir: shopper.dataDir)
-            scanner = try ScanPipeline(catalog: store, reader: reader, barcodeReader: ZBarReader(), products: history)
+            let products = try Wiring.products(shopper: shopper, history: history, catalog: store, region: options.preferences.region)
+            scanner = try ScanPipeline(catalog: store, reader: reader, barcodeReader: ZBarReader(), products: products)
         } catch {
             for image in images { out.failure(error, input: image) }
             throw ExitCode(out.exitCode)
@@ -95,10 +96,13 @@ struct BarcodeCommand: ParsableCommand {
                 guard let found = try ZBarReader().barcodes(inImageAt: barcode).first else {
                     throw EcodexError.capture("No barcode was found in this photo. Take it again closer, or type the digits.")
                 }
-                digits = found.digits
+                // A UPC-E is looked up as the UPC-A it stands for (its 8 digits are not an EAN-8).
+                digits = found.symbology == "UPC-E" ? GTIN.upcAFromUPCE(found.digits) ?? found.digits : found.digits
             }
             let history = Wiring.openHistory(dataDir: shopper.dataDir)
-            let scanner = try ScanPipeline(catalog: try Wiring.openStore(dataDir: shopper.dataDir), products: history)
+            let store = try Wiring.openStore(dataDir: shopper.dataDir)
+            let products = try Wiring.products(shopper: shopper, history: history, catalog: store, region: options.preferences.region)
+            let scanner = try ScanPipeline(catalog: store, products: products)
             let report = try scanner.scanBarcode(digits, options: options)
             Wiring.remember(report, history: history)
             out.report(report, separate: false)
@@ -158,6 +162,32 @@ enum Wiring {
         } catch {
             let message = (error as? EcodexError)?.message ?? "\(error)"
             FileHandle.standardError.write(Data("scan: note: this result was not saved to history: \(message)\n".utf8))
+        }
+    }
+
+    /// The product sources in order: the product cache, the imported product list, and
+    /// Open Food Facts only when this run may use the network. Online finds are cached.
+    static func products(shopper: ShopperOptions, history: UserStore?, catalog: AdditiveCatalog,
+                         region: Region) throws -> ProductSourceChain {
+        let here = location(shopper.dataDir)
+        let local: [ProductSource] = [ProductCacheLookup(location: here), ProductDataset(location: here)]
+        let online: OpenFoodFactsClient? = try shopper.networkAllowed() ? try OpenFoodFactsClient() : nil
+        return ProductSourceChain(
+            local: local, online: online, cache: history, region: region,
+            codesFound: { codes(in: $0, catalog: catalog) },
+            onLocalError: { error in
+                let message = (error as? EcodexError)?.message ?? "\(error)"
+                FileHandle.standardError.write(Data("scan: note: a product list was skipped: \(message)\n".utf8))
+            })
+    }
+
+    /// The canonical codes found in a product's ingredient text, in order, for the product cache.
+    static func codes(in text: String, catalog: AdditiveCatalog) -> [ECode] {
+        guard let lexicon = try? catalog.lexicon() else { return [] }
+        var seen = Set<ECode>()
+        return IngredientParser(lexicon: lexicon).parse(text).mentions.compactMap { mention in
+            let code = (try? catalog.additive(code: mention.code))?.code ?? mention.code
+            return seen.insert(code).inserted ? code : nil
         }
     }
 

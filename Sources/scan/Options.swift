@@ -26,6 +26,10 @@ struct ShopperOptions: ParsableArguments {
     @Option(help: "Compare regions side by side, comma-separated (EU,US,UK,CA,AU,IN or all).")
     var compare: String?
 
+    @Flag(inversion: .prefixedNo,
+          help: "Look barcodes not on this computer up in Open Food Facts; only the barcode is sent (overrides saved `online`).")
+    var online: Bool?
+
     @Option(help: "Output format: text, json (one JSON object per line and input) or html (one accessible page).")
     var format: OutputFormat = .text
 
@@ -47,6 +51,12 @@ struct ShopperOptions: ParsableArguments {
         if let child { saved.childMode = child }
         return Preferences(region: saved.region ?? Self.localeRegion(env), diets: saved.diets, strictDiet: saved.strictDiet,
                            sensitivities: saved.sensitivities, childMode: saved.childMode)
+    }
+
+    /// True when this run may use the network: `--online`/`--no-online`, else the saved `online` setting.
+    func networkAllowed() throws -> Bool {
+        if let online { return online }
+        return try PreferencesFile.load(from: PreferencesFile.defaultURL(environment: ProcessInfo.processInfo.environment)).online
     }
 
     /// The scan options for this run: preferences plus regions to compare.

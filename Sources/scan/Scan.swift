@@ -14,7 +14,8 @@ struct Scan: ParsableCommand {
             14 network_error, 15 update_error, 64 usage error.
             """,
         subcommands: [
-            ImageCommand.self, TextCommand.self, CodeCommand.self, LookupCommand.self, BarcodeCommand.self, HistoryCommand.self,
+            ImageCommand.self, TextCommand.self, CodeCommand.self, LookupCommand.self, BarcodeCommand.self, ProductsCommand.self,
+            HistoryCommand.self,
             PrefsCommand.self, StoreCommand.self, PackCommand.self, BenchCommand.self,
         ],
         defaultSubcommand: ImageCommand.self
@@ -42,7 +43,7 @@ enum OpenMP {
     static func limitThreadsOrReexec() {
         guard getenv("OMP_THREAD_LIMIT") == nil else { return }
         let args = CommandLine.arguments
-        let noOCR: Set<String> = ["text", "code", "lookup", "barcode", "history", "prefs", "store", "pack", "help", "--help", "-h", "--version"]
+        let noOCR: Set<String> = ["text", "code", "lookup", "barcode", "products", "history", "prefs", "store", "pack", "help", "--help", "-h", "--version"]
         if args.count > 1, noOCR.contains(args[1]) { return }
         setenv("OMP_THREAD_LIMIT", "1", 1)
         var cArgs = args.map { strdup($0) }

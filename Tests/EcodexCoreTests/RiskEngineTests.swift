@@ -46,3 +46,13 @@ import Testing
         #expect(v.reasons.contains { $0.hasPrefix("Caution for people with PKU") })
     }
 }
+
+@Suite struct StatementTests {
+    @Test func colourPlaceholderTakesTheName() {
+        let rule = RegionRule(approved: true, warningRequired: true,
+                              statement: "[name or E number of colour]: may have an adverse effect on activity and attention in children")
+        #expect(rule.statement(naming: "Tartrazine") == "Tartrazine: may have an adverse effect on activity and attention in children")
+        #expect(RegionRule(approved: true, statement: "contains a source of phenylalanine").statement(naming: "Aspartame")
+                == "contains a source of phenylalanine")
+    }
+}

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One additive record, as written in the pack source (`packs/base/additives/*.json`)
 /// and stored in SQLite. JSON keys are snake_case, as in REQUIREMENTS §8.1.
 public struct Additive: Codable, Sendable, Equatable {
@@ -110,6 +112,15 @@ public struct RegionRule: Codable, Sendable, Equatable {
     public var name: String?
     /// The primary reference for this rule (regulation, listing).
     public var reference: Reference?
+
+    /// The statement as it appears on a label for `name`: regulations write the
+    /// colour warning with a placeholder ("[name or E number of colour]: may have…").
+    public func statement(naming name: String) -> String? {
+        guard let statement else { return nil }
+        guard let open = statement.firstIndex(of: "["), let close = statement[open...].firstIndex(of: "]"),
+              statement[open...close].lowercased().hasPrefix("[name") else { return statement }
+        return statement.replacingCharacters(in: open...close, with: name)
+    }
 
     public init(approved: Bool, warningRequired: Bool = false, statement: String? = nil,
                 conditions: String? = nil, name: String? = nil, reference: Reference? = nil) {

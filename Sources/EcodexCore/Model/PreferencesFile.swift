@@ -8,6 +8,7 @@ import Foundation
 /// strict_diet = no
 /// avoid = sulphites, pku
 /// child = yes
+/// online = no
 /// ```
 /// Unknown keys and bad values are reported, never silently dropped.
 public struct PreferencesFile: Sendable, Equatable {
@@ -17,10 +18,12 @@ public struct PreferencesFile: Sendable, Equatable {
     public var strictDiet = false
     public var sensitivities: Set<Sensitivity> = []
     public var childMode = false
+    /// May barcode lookups ask Open Food Facts (only the barcode is sent)? Default: no.
+    public var online = false
 
     public init() {}
 
-    public static let keys = ["region", "diet", "strict_diet", "avoid", "child"]
+    public static let keys = ["region", "diet", "strict_diet", "avoid", "child", "online"]
 
     /// `$XDG_CONFIG_HOME/ecodex/preferences.conf`, else `~/.config/ecodex/preferences.conf`.
     public static func defaultURL(environment env: [String: String]) -> URL {
@@ -70,6 +73,7 @@ public struct PreferencesFile: Sendable, Equatable {
             })
         case "strict_diet": strictDiet = try Self.bool("strict_diet", value)
         case "child": childMode = try Self.bool("child", value)
+        case "online": online = try Self.bool("online", value)
         default:
             throw EcodexError.parse("Unknown preference \"\(key)\". Use one of: \(Self.keys.joined(separator: ", ")).")
         }
@@ -84,6 +88,7 @@ public struct PreferencesFile: Sendable, Equatable {
             strict_diet = \(yn(strictDiet))
             avoid = \(sensitivities.isEmpty ? "none" : sensitivities.map(\.rawValue).sorted().joined(separator: ", "))
             child = \(yn(childMode))
+            online = \(yn(online))
 
             """
     }

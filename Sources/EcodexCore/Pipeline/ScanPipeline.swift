@@ -83,7 +83,7 @@ public final class ScanPipeline {
         report.fallbackUsed = true
         report.warnings.removeAll { $0 == ScanPipeline.nothingFound }
         guard let product = try products?.product(barcode: code.digits) else {
-            report.warnings.append(ScanPipeline.productUnknown(code.digits))
+            report.warnings.append(ScanPipeline.productUnknown(code.digits, searchedOnline: products?.searchesOnline ?? false))
             return
         }
         let fromProduct = try assess(text: product.ingredientsText, words: nil, input: path, options: options)
@@ -96,8 +96,10 @@ public final class ScanPipeline {
 
     static let nothingFound = "No additives found. Scan the barcode or type the ingredients to check again."
 
-    static func productUnknown(_ digits: String) -> String {
-        "Barcode \(digits) is not saved on this computer. Look it up online, or type the ingredients with `scan text`."
+    static func productUnknown(_ digits: String, searchedOnline: Bool = false) -> String {
+        searchedOnline
+            ? "Barcode \(digits) is not saved on this computer, and Open Food Facts has no ingredient list for it. Type the ingredients with `scan text`."
+            : "Barcode \(digits) is not saved on this computer. Retry with --online to look it up, or type the ingredients with `scan text`."
     }
 
     /// Looks up a product by barcode (`scan barcode 4006381333931`) and checks its ingredients.
@@ -108,7 +110,7 @@ public final class ScanPipeline {
             throw EcodexError.parse("\"\(typed)\" is not a valid barcode number. Check the 8, 12 or 13 digits under the bars.")
         }
         guard let product = try products?.product(barcode: digits) else {
-            throw EcodexError.lookup(ScanPipeline.productUnknown(digits))
+            throw EcodexError.lookup(ScanPipeline.productUnknown(digits, searchedOnline: products?.searchesOnline ?? false))
         }
         var report = try assess(text: product.ingredientsText, words: nil, input: digits, options: options)
         report.barcode = Barcode(symbology: digits.count == 8 ? "EAN-8" : "EAN-13", digits: digits)
@@ -185,11 +187,12 @@ public final class ScanPipeline {
             p.region = region
             elsewhere[region] = RiskEngine.assess(a, preferences: p).badge
         }
-        return Finding(code: a.code, name: a.displayName(in: options.preferences.region), badge: verdict.badge,
+        let name = a.displayName(in: options.preferences.region)
+        return Finding(code: a.code, name: name, badge: verdict.badge,
                        matchedText: mention.matchedText, matchKind: mention.kind,
                        function: mention.function ?? a.classes.first, risk: a.plainRisk.summary,
                        audience: a.plainRisk.audience, diet: a.dietary, reasons: verdict.reasons,
-                       statement: rule?.warningRequired == true ? rule?.statement : nil, references: refs,
+                       statement: rule?.warningRequired == true ? rule?.statement(naming: name) : nil, references: refs,
                        regionBadges: elsewhere)
     }
 }

@@ -75,4 +75,11 @@ public struct Product: Sendable, Equatable {
 public protocol ProductSource: AnyObject {
     /// nil when the product is not known to this source.
     func product(barcode: String) throws -> Product?
+    /// True when a miss means the online database was asked too (the prompt then
+    /// need not suggest going online). Default: false.
+    var searchesOnline: Bool { get }
+}
+
+extension ProductSource {
+    public var searchesOnline: Bool { false }
 }

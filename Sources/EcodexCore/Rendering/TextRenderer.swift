@@ -42,12 +42,12 @@ public struct TextRenderer: Sendable {
             out.append("Compared across regions:")
             // Fixed columns so the table fits 80 columns with all six regions.
             let col = 9, nameCol = max(18, width - compared.count * col - 1)
-            out.append(pad("Additive", nameCol) + compared.map { pad($0.rawValue, col) }.joined())
+            out.append((pad("Additive", nameCol) + compared.map { pad($0.rawValue, col) }.joined()).trimmingCharacters())
             for f in r.additives {
                 let label = String("\(f.code) \(f.name)".prefix(nameCol - 1))
-                out.append(pad(label, nameCol) + compared.map { region in
+                out.append((pad(label, nameCol) + compared.map { region in
                     pad(f.regionBadges[region].map { "\($0.symbol) \($0.label)" } ?? "—", col)
-                }.joined())
+                }.joined()).trimmingCharacters())
             }
         }
         if !r.unmatched.isEmpty {

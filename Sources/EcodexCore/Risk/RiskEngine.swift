@@ -36,7 +36,7 @@ public enum RiskEngine {
         let region = p.region
         if let rule = additive.rule(for: region) {
             if rule.warningRequired {
-                let statement = rule.statement.map { ": “\($0)”" } ?? "."
+                let statement = rule.statement(naming: additive.displayName(in: region)).map { ": “\($0)”" } ?? "."
                 found.append((.red, "\(region.rawValue) law requires a warning on the label\(statement)"))
             }
             if !rule.approved {

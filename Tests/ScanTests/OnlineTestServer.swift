@@ -1,0 +1,1 @@
+../EcodexStoreTests/ProductTestServer.swift
