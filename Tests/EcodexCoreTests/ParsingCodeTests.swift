@@ -67,6 +67,8 @@ struct ParsingCodeTests {
         "Essig, Wasser, Salz",
         "Sugar 330 g, flour 200",
         "F129 Road, Building C330",
+        "Road F 129, Building C 330",
+        "vitamin C 100 mg",
         "price £129",
         "vitamines E, B6",
     ])
@@ -88,6 +90,8 @@ struct ParsingCodeTests {
         ("colours: £129", "E129", "£129"),
         ("colours: €102", "E102", "€102"),
         ("Farbstoff F129", "E129", "F129"),
+        ("Emulsifiers (Soya lecithin, E442, F 476)", "E476", "F 476"),
+        ("Farbstoff C 129", "E129", "C 129"),
         ("E100, C330, E211", "E330", "C330"),
         ("emulsifier: E47l", "E471", "E47l"),
         ("acid: E33O", "E330", "E33O"),

@@ -56,6 +56,45 @@ struct ParsingNameTests {
         #expect(S.parser.parse(text).mentions.allSatisfy { $0.kind != .fuzzy })
     }
 
+    @Test("Two shape slips in one long word, within a long name's edit budget", arguments: [
+        ("leavening (sodium bicorbonote)", "leavening (sodium bicarbonate)"),
+        ("SODIUM BICORBONOTE, salt", "SODIUM BICARBONATE, salt"),
+    ])
+    func twoShapeSlips(text: String, clean: String) {
+        #expect(!S.codes(clean).isEmpty)
+        #expect(S.codes(text) == S.codes(clean), "\(text)")
+    }
+
+    @Test("Two slips need a long name, shape pairs, and the word's first and last letters", arguments: [
+        "Tartrozime, sugar",
+        "sodium bicxrbonxte",
+        "sodium aicarbonatb",
+    ])
+    func twoSlipsStayStrict(text: String) {
+        #expect(S.codes(text).allSatisfy { !$0.hasPrefix("E50") }, "\(text)")
+        #expect(!S.codes(text).contains("E102"), "\(text)")
+    }
+
+    @Test("Plural endings on a name's word: -e, -en, -s, -es, -n", arguments: [
+        ("Emulgator: Sojalecithine, Zucker", ["E322"]),
+        ("Geliermittel Pektine", ["E440"]),
+        ("sodium benzoates", ["E211"]),
+        ("Zucker, Natriumbenzoate", ["E211"]),
+    ])
+    func pluralStems(text: String, codes: [String]) {
+        S.expectCodes(text, codes)
+    }
+
+    @Test("Plural stems need a known word of six letters or more", arguments: [
+        "Karotten, Zucker",
+        "carbonated water",
+        "Salzes, Essige",
+        "pectinase enzyme",
+    ])
+    func pluralStemsStayStrict(text: String) {
+        S.expectCodes(text, [])
+    }
+
     @Test("Context-only names count only in additive context", arguments: [
         ("caramel", []),
         ("sugar, caramel, salt", []),

@@ -70,6 +70,20 @@ JUNK_NAME = re.compile(
     re.IGNORECASE)
 FORMULA = re.compile(r"^([A-Z][a-z]?\d*){2,}$")  # C17H20N4O6, NaCl: formulas, not label names
 
+# British spellings in English names and their US regulatory spelling (21 CFR uses
+# "sodium aluminum phosphate", "sulfite", "color").
+US_SPELLINGS = [(re.compile(r"aluminium", re.IGNORECASE), "aluminum"), (re.compile(r"sulph", re.IGNORECASE), "sulf"),
+                (re.compile(r"colour", re.IGNORECASE), "color")]
+
+
+def us_spelling(name):
+    """The US spelling of an English name, or None when it has no British spelling."""
+    out = name
+    for pattern, us in US_SPELLINGS:
+        out = pattern.sub(lambda m, us=us: us if m.group(0)[0].islower() else us.capitalize(), out)
+    return out if out != name else None
+
+
 US_STYLE = re.compile(r"^(FD&C|D&C|Citrus Red|(Yellow|Red|Blue|Green) (No\. )?\d+( Lake)?$)", re.IGNORECASE)
 
 
@@ -360,6 +374,15 @@ def main():
                 if n.lower() not in [x.lower() for x in lst]:
                     lst.append(n)
 
+    # US spellings of English names (aluminium -> aluminum), unless some code already has that spelling
+    taken = {n.lower() for c in codes for ns in names[c].values() for n in ns}
+    for c in codes:
+        for n in list(names[c].get("en", [])):
+            us = us_spelling(n)
+            if us and us.lower() not in taken and not re.search(r"\d", us):
+                names[c].setdefault("us", []).append(us)
+                taken.add(us.lower())
+
     # parents: nearest existing structural ancestor
     parent = {}
     for c in codes:
@@ -396,7 +419,20 @@ def main():
             cs = [c for c in cs if c in important]
         roots = [c for c in cs if not any(is_anc(o, c) for o in cs if o != c)]
         firsts = [c for c in cs if any(ns and ns[0].lower() == key for ns in first_names[c].values())]
-        if len(firsts) == 1:
+        # A name several letter sub-forms of one group share (caramel color: E150a, E150c) cannot
+        # tell them apart: it belongs to the group entry.
+        group = {re.sub(r"[a-z](\(.*\))?$", "", c) for c in cs}
+        siblings = len(group) == 1 and next(iter(group)) in by_code and all(re.search(r"\d[a-z]", c) for c in cs) \
+            and len({re.sub(r"\(.*\)$", "", c) for c in cs}) > 1
+        if siblings and len(firsts) != 1:
+            keep, reason = next(iter(group)), "letter sub-forms of one group share it: the group entry"
+            g = names[keep]
+            for c in cs:
+                for lang, ns in names[c].items():
+                    for n in ns:
+                        if n.lower() == key and key not in [x.lower() for x in g.get(lang, [])]:
+                            g.setdefault(lang, []).append(n)
+        elif len(firsts) == 1:
             keep, reason = firsts[0], "first (main) name of this code in its language"
         elif len(roots) == 1:
             root = roots[0]

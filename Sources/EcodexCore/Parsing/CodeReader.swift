@@ -56,6 +56,13 @@ struct CodeReader {
             return [h]
         }
         let w = word(i)
+        // `F 476`: a slip prefix set apart from its number, which must follow at once; like `F476`,
+        // it counts only in additive context.
+        if w.count == 1, w.first == 0x46 || w.first == 0x43, i + 1 < tokens.count, tokens[i + 1].kind == .word,
+           tokens[i + 1].isDigits, (3...4).contains(tokens[i + 1].length) {
+            guard let h = readBody(word(i + 1), next: i + 2, start: i, prefixSlip: true) else { return [] }
+            return [h]
+        }
         let (prefixLength, strong) = prefix(of: w)
         guard prefixLength > 0 else { return [] }
         let rest = w.dropFirst(prefixLength)

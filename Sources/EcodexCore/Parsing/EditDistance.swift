@@ -49,9 +49,33 @@ enum EditDistance {
         return confusable.contains(pairKey(p, q))
     }
 
+    /// Whether `x` and `y` differ by exactly two substitutions inside the word, each a pair of
+    /// letters OCR confuses by shape (`bicorbonote` for `bicarbonate`). Keyboard neighbours do not count:
+    /// two typing slips in one word are rare, two misread round letters on a poor photo are not.
+    static func isTwoShapeSlips(_ x: [UInt32], _ y: ArraySlice<UInt32>) -> Bool {
+        guard x.count == y.count, isInternalEdit(x, y) else { return false }
+        let b = y.startIndex
+        var diffs = 0
+        for i in 0..<x.count where x[i] != y[b + i] {
+            diffs += 1
+            if diffs > 2 || !shapeConfusable.contains(pairKey(x[i], y[b + i])) { return false }
+        }
+        return diffs == 2
+    }
+
     private static func pairKey(_ p: UInt32, _ q: UInt32) -> UInt64 {
         UInt64(min(p, q)) << 32 | UInt64(max(p, q))
     }
+
+    /// Letter pairs OCR confuses by shape: round letters, strokes, arches, bowls, and the digit look-alikes.
+    private static let shapeConfusable: Set<UInt64> = {
+        var set = Set<UInt64>()
+        for g in ["AEOCGQDU0", "IL1|TJF!", "MNHRUWV", "BR8PE", "S5Z2", "G6", "A4", "Y7V", "KX", "RP", "CE", "AO"] {
+            let v = g.unicodeScalars.map(\.value)
+            for i in v.indices { for j in v.indices where i != j { set.insert(pairKey(v[i], v[j])) } }
+        }
+        return set
+    }()
 
     /// Letter pairs that OCR confuses by shape or that sit next to each other on QWERTY,
     /// QWERTZ and AZERTY keyboards.
@@ -61,8 +85,7 @@ enum EditDistance {
             let v = group.unicodeScalars.map(\.value)
             for i in v.indices { for j in v.indices where i != j { set.insert(pairKey(v[i], v[j])) } }
         }
-        // Shapes: round letters, strokes, arches, bowls, and the digit look-alikes.
-        for g in ["AEOCGQDU0", "IL1|TJF!", "MNHRUWV", "BR8PE", "S5Z2", "G6", "A4", "Y7V", "KX", "RP", "CE", "AO"] { add(g) }
+        set.formUnion(shapeConfusable)
         // Keys next to each other, row by row and across rows.
         let rows = ["QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM", "QWERTZUIOP", "YXCVBNM", "AZERTYUIOP", "QSDFGHJKLM", "WXCVBN"]
         for r in rows {

@@ -59,6 +59,10 @@ struct NameIndex: Sendable {
     /// and the filter answers that from cache instead of touching the large table.
     private var deletionFilter = [UInt64](repeating: 0, count: NameIndex.filterWords)
     private static let filterWords = 1 << 15
+    /// Words of `twoSlipMinLength` letters or more, by length, for two-slip matching.
+    private var longWords: [[Int32]] = []
+    /// Shortest unknown word that may carry two shape slips.
+    static let twoSlipMinLength = 10
     private var deletionWord: [Int32] = []
     private var deletionNext: [Int32] = []
 
@@ -252,6 +256,10 @@ struct NameIndex: Sendable {
         deletionNext.reserveCapacity(total)
         var hashes: [UInt64] = []
         var suffix: [UInt64] = []
+        longWords = [[Int32]](repeating: [], count: 41)
+        for (id, w) in words.enumerated() where w.count >= Self.twoSlipMinLength && w.count <= 40 {
+            longWords[w.count].append(Int32(id))
+        }
         for (id, w) in words.enumerated() where w.count >= Self.fuzzyMinLength - 1 && w.count <= 40 {
             hashes.removeAll(keepingCapacity: true)
             Self.deletionHashes(w[...], into: &hashes, suffix: &suffix)
@@ -304,6 +312,28 @@ struct NameIndex: Sendable {
     @inline(__always)
     func id(ofWordHash h: UInt64) -> Int32 { vocab.get(h) }
 
+    /// Shortest stem a plural ending may be taken from.
+    static let pluralStemMinLength = 6
+
+    /// The vocabulary id of an unknown word once a plural ending is taken off, or -1:
+    /// German and Dutch labels write `Sojalecithine`, `Pektine` for the names' `Sojalecithin`, `Pektin`.
+    /// Endings `-s`, `-e`, `-n`, `-en`, `-es`; the stem must keep at least `pluralStemMinLength` letters
+    /// and not end in `-s` itself.
+    func pluralStemID(_ w: ArraySlice<UInt32>) -> Int32 {
+        let e: UInt32 = 0x45, n: UInt32 = 0x4E, s: UInt32 = 0x53
+        guard let last = w.last, last == e || last == n || last == s else { return -1 }
+        // The last letter alone first (`benzoates` → `benzoate`), then `-en` / `-es`.
+        let two = w.count >= 2 && w[w.endIndex - 2] == e && last != e
+        for cut in two ? [1, 2] : [1] where w.count - cut >= Self.pluralStemMinLength {
+            let stem = w.dropLast(cut)
+            // A stem ending in `-s` is a plural already: `pectinase` is not `pectinas` + `e`.
+            if stem.last == s { continue }
+            let id = vocab.get(Token.hash(stem))
+            if id >= 0 { return id }
+        }
+        return -1
+    }
+
     /// Known words within one edit (substitution, insertion, deletion or adjacent swap) of `word`.
     func fuzzyCandidates(_ word: ArraySlice<UInt32>, into found: inout [Int32], cache: inout FuzzyCache) {
         guard word.count >= Self.fuzzyMinLength - 1, word.count <= 40 else { return }
@@ -325,6 +355,14 @@ struct NameIndex: Sendable {
                     found.append(w)
                     if found.count - first >= 8 { return }
                 }
+            }
+        }
+        // No word one edit away: a long word may carry two shape slips. Such candidates go in as
+        // `-(id + 1)`, so the walk charges them two edits.
+        if found.count == first, word.count >= Self.twoSlipMinLength {
+            for w in longWords[word.count] where EditDistance.isTwoShapeSlips(words[Int(w)], word) {
+                found.append(-w - 1)
+                if found.count - first >= 8 { return }
             }
         }
     }
@@ -396,7 +434,9 @@ struct NameIndex: Sendable {
         }
         var c = Int(cache.start[pos])
         while c < Int(cache.end[pos]) {
-            follow(stream, start: start, pos: pos, node: node, word: cache.pool[c], edits: edits + 1, low: lowHere,
+            let candidate = cache.pool[c]
+            follow(stream, start: start, pos: pos, node: node, word: candidate >= 0 ? candidate : -candidate - 1,
+                   edits: edits + (candidate >= 0 ? 1 : 2), low: lowHere,
                    scalars: scalars, cache: &cache, best: &best, steps: &steps)
             c += 1
         }

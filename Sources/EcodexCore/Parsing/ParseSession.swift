@@ -118,8 +118,11 @@ struct ParseSession {
             if NameIndex.stopWords.contains(t.key) { continue }
             var low = false
             if let ocr, !ocr.isEmpty, let c = ocr.mean(over: byteRange(k..<(k + 1))) { low = c < 0.6 }
-            let id = index.id(ofWordHash: t.key)
+            var id = index.id(ofWordHash: t.key)
             let length = Int(t.end - t.start)
+            if id < 0, !t.hasDigit, length > NameIndex.pluralStemMinLength {
+                id = index.pluralStemID(norm.scalars[Int(t.start)..<Int(t.end)])
+            }
             let eligible = id < 0 && !t.hasDigit && length <= 40
                 && (length >= NameIndex.fuzzyMinLength || (low && length >= NameIndex.fuzzyMinLength - 1))
             stream.append(.init(token: Int32(k), id: id, barrierBefore: barrier, length: Int32(length),

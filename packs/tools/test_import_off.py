@@ -1,0 +1,60 @@
+"""Table-driven checks of the generator's general name rules: python3 packs/tools/test_import_off.py"""
+import json
+import os
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import import_off  # noqa: E402
+
+BASE = os.path.join(os.path.dirname(HERE), "base")
+
+
+def record(code):
+    with open(os.path.join(BASE, "additives", import_off.file_name(code)), encoding="utf-8") as f:
+        return json.load(f)
+
+
+class USSpelling(unittest.TestCase):
+    def test_table(self):
+        for name, us in [
+            ("Sodium aluminium phosphate", "Sodium aluminum phosphate"),
+            ("Aluminium", "Aluminum"),
+            ("Potassium hydrogen sulphate", "Potassium hydrogen sulfate"),
+            ("Sulphur dioxide", "Sulfur dioxide"),
+            ("Caramel colour", "Caramel color"),
+            ("Citric acid", None),
+            ("Sodium sulfite", None),
+        ]:
+            self.assertEqual(import_off.us_spelling(name), us, name)
+
+    def test_generated(self):
+        for code, name in [("E541", "sodium aluminum phosphate"), ("E521", "aluminum sodium sulfate")]:
+            us = [n.lower() for n in record(code)["names"].get("us", [])] + \
+                 [n.lower() for ns in record(code)["names"].values() for n in ns]
+            self.assertIn(name, us, code)
+
+
+class SharedBySiblings(unittest.TestCase):
+    def test_group_keeps_name(self):
+        with open(os.path.join(BASE, "ambiguous-names.json"), encoding="utf-8") as f:
+            kept = {e["name"]: e["kept_at"] for e in json.load(f)["names"]}
+        for name, code in [("caramel color", "E150")]:
+            self.assertEqual(kept[name], code, name)
+            self.assertIn(name, [n.lower() for n in record(code)["names"]["en"]])
+
+
+class ContextOnly(unittest.TestCase):
+    def test_nutrient_names_need_context(self):
+        # Nutrient words that name an additive only after a class word: vitamins, and the
+        # anions of mineral nutrients (sodium selenite, zinc gluconate).
+        for code, name in [("E101", "riboflavin"), ("E375", "niacin"), ("E516", "selenite"), ("E574", "gluconate")]:
+            self.assertIn(name, [n.lower() for n in record(code)["context_names"]], code)
+
+    def test_carbon_dioxide_is_a_plain_name(self):
+        self.assertNotIn("carbon dioxide", [n.lower() for n in record("E290")["context_names"]])
+
+
+if __name__ == "__main__":
+    unittest.main()
