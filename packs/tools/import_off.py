@@ -338,6 +338,12 @@ def main():
                 lst = nd.setdefault(lang, [])
                 if n.lower() not in [x.lower() for x in lst]:
                     lst.append(n)
+        # A curated display spelling (e.g. "Allura Red AC") replaces the taxonomy's
+        # first English name when they differ only in case.
+        shown = cur.get("display_names", {}).get(c)
+        if shown:
+            en = [n for n in nd.get("en", []) if n.lower() != shown.lower()]
+            nd["en"] = [shown] + en
         names[c] = nd
     for line in open(os.path.join(args.data, "additive-synonyms.jsonl"), encoding="utf-8"):
         row = json.loads(line)
