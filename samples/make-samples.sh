@@ -37,3 +37,15 @@ convert -size 900x600 xc:'#f3efe6' \
   -quality 80 barcode-only.jpg
 rm -f /tmp/ecodex-ean13.png
 echo "wrote samples/barcode-only.jpg"
+
+# A US fruit-snack label that names carmine without its code (acceptance scenario 2).
+convert -size 900x300 xc:'#fdf6f0' \
+  -font "$BOLD" -pointsize 28 -fill '#2b2118' -annotate +40+60 'BERRY BITES' \
+  -font "$FONT" -pointsize 24 \
+  -annotate +40+110 'INGREDIENTS: Sugar, corn syrup, modified corn' \
+  -annotate +40+145 'starch, apple juice concentrate, citric acid,' \
+  -annotate +40+180 'natural flavor, color: carmine.' \
+  \( -size 900x300 gradient:'#ffffff'-'#d0c8c0' \) -compose multiply -composite \
+  -background '#e0d8cc' -rotate 2 -seed 5 -attenuate 0.3 +noise Gaussian \
+  -quality 78 carmine-label.jpg
+echo "wrote samples/carmine-label.jpg"

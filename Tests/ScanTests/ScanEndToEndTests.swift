@@ -18,6 +18,17 @@ import Testing
         #expect((r["preprocessing"] as? [String])?.isEmpty == false)
     }
 
+    /// Acceptance scenario 2: a US label that says "carmine" with no code, vegan on.
+    @Test func carmineWithoutACodeIsE120YellowForVegansInTheUS() throws {
+        let run = try scan.run([ScanBinary.path("samples/carmine-label.jpg"), "--region", "US", "--diet", "vegan", "--format", "json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let r = try #require(run.jsonLines().first)
+        #expect(r.badge("E120") == "yellow", "codes: \(r.codes)")
+        let e120 = try #require(r.additives.first { $0["code"] as? String == "E120" })
+        #expect((e120["reasons"] as? [String])?.first == "Not vegan.")
+        #expect((e120["matchedText"] as? [String])?.contains { $0.lowercased() == "carmine" } == true)
+    }
+
     @Test func candyLabelTerminalOutput() throws {
         let run = try scan.run([ScanBinary.path("samples/candy-label.jpg"), "--region", "EU"])
         #expect(run.status == 0)
