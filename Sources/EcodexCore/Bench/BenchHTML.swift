@@ -171,17 +171,6 @@ public enum BenchHTML {
 
     static func clamp(_ v: Double) -> Double { v.isFinite ? min(max(v, 0), 1) : 0 }
 
-    static func esc(_ s: String) -> String {
-        var out = ""
-        for c in s {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(c)
-            }
-        }
-        return out
-    }
+    /// The same escaping as the result page.
+    static func esc(_ s: String) -> String { HTMLRenderer.esc(s) }
 }
