@@ -60,19 +60,14 @@ struct TextCommand: ParsableCommand {
 
     func run() throws {
         let options = try shopper.scanOptions()
-        var out = Output(format: shopper.format)
         let input = text == "-" ? "stdin" : "text"
-        do {
+        try Output.single(shopper.format, input: input) { out in
             let body = text == "-" ? try Wiring.readStandardInput() : text
             let scanner = try ScanPipeline(catalog: try Wiring.openStore(dataDir: shopper.dataDir))
             let report = try scanner.scanText(body, input: input, options: options)
             Wiring.remember(report, history: Wiring.openHistory(dataDir: shopper.dataDir))
             out.report(report, separate: false)
-        } catch {
-            out.failure(error, input: input)
         }
-        let code = out.finish()
-        if code != 0 { throw ExitCode(code) }
     }
 }
 
@@ -89,8 +84,7 @@ struct BarcodeCommand: ParsableCommand {
 
     func run() throws {
         let options = try shopper.scanOptions()
-        var out = Output(format: shopper.format)
-        do {
+        try Output.single(shopper.format, input: barcode) { out in
             var digits = barcode
             if !barcode.allSatisfy({ $0.isNumber || $0 == " " || $0 == "-" }) {
                 guard let found = try ZBarReader().barcodes(inImageAt: barcode).first else {
@@ -106,11 +100,7 @@ struct BarcodeCommand: ParsableCommand {
             let report = try scanner.scanBarcode(digits, options: options)
             Wiring.remember(report, history: history)
             out.report(report, separate: false)
-        } catch {
-            out.failure(error, input: barcode)
         }
-        let code = out.finish()
-        if code != 0 { throw ExitCode(code) }
     }
 }
 
@@ -127,19 +117,14 @@ struct CodeCommand: ParsableCommand {
 
     func run() throws {
         let options = try shopper.scanOptions()
-        var out = Output(format: shopper.format)
-        do {
+        try Output.single(shopper.format, input: code) { out in
             let store = try Wiring.openStore(dataDir: shopper.dataDir)
             let report = try ScanPipeline(catalog: store).scanCode(code, options: options)
             out.report(report, separate: false)
             if shopper.format == .text, let parsed = ECode(code), let record = try store.additive(code: parsed) {
                 print("\n" + RecordRenderer.text(record))
             }
-        } catch {
-            out.failure(error, input: code)
         }
-        let code = out.finish()
-        if code != 0 { throw ExitCode(code) }
     }
 }
 

@@ -1,3 +1,4 @@
+import ArgumentParser
 import EcodexCore
 import Foundation
 
@@ -51,6 +52,19 @@ struct Output {
             fflush(nil)
         }
         return exitCode
+    }
+
+    /// Runs one input's work: its report is printed, its failure printed as an
+    /// error of its class, and the exit code thrown when it failed.
+    static func single(_ format: OutputFormat, input: String, _ body: (inout Output) throws -> Void) throws {
+        var out = Output(format: format)
+        do {
+            try body(&out)
+        } catch {
+            out.failure(error, input: input)
+        }
+        let code = out.finish()
+        if code != 0 { throw ExitCode(code) }
     }
 
     /// 0 when every input worked, else the code of the first failure's class.
