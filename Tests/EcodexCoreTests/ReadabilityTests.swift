@@ -15,4 +15,17 @@ import Testing
     @Test func wordsIgnorePunctuation() {
         #expect(Readability.words("Mono- and diglycerides, E471.").count == 4)
     }
+
+    @Test func safetyWordsAreFoundAsWholeWordsOnly() {
+        #expect(Readability.mentionsSafety("Some say it is SAFE."))
+        #expect(Readability.mentionsSafety("Called unsafe by a blog"))
+        #expect(!Readability.mentionsSafety("A food safety agency reviewed it."))
+        #expect(!Readability.mentionsSafety("Unsafely worded"))
+    }
+
+    @Test func wordCountSkipsLoosePunctuation() {
+        #expect(Readability.wordCount("Mono- and diglycerides – E471 .") == 4)
+        #expect(Readability.isBlank(" \t "))
+        #expect(!Readability.isBlank(" a "))
+    }
 }

@@ -62,14 +62,14 @@ public enum PackSource {
                 if parent == a.code { issue("parent", "is the record itself") }
                 else if !codes.contains(parent) { issue("parent", "\(parent) is not in the pack") }
             }
-            if a.names.values.joined().allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+            if a.names.values.joined().allSatisfy(Readability.isBlank) {
                 issue("names", "needs at least one name")
             }
             let grade = Readability.fleschKincaidGrade(a.plainRisk.summary)
             if grade > 6 {
                 issue("plain_risk.summary", "reads at grade \(Int(grade.rounded(.up))); at most 6")
             }
-            for (lang, names) in a.names where names.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+            for (lang, names) in a.names where names.contains(where: Readability.isBlank) {
                 issue("names.\(lang)", "has an empty name")
             }
             if a.classes.isEmpty { issue("class", "needs at least one class") }
@@ -80,7 +80,7 @@ public enum PackSource {
             for region in a.regionRules.keys.sorted() where Region(rawValue: region) == nil {
                 issue("region_rules.\(region)", "is not a region code (\(Region.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
-            let words = wordCount(a.plainRisk.summary)
+            let words = Readability.wordCount(a.plainRisk.summary)
             if words == 0 { issue("plain_risk.summary", "is empty") }
             if words > 18 { issue("plain_risk.summary", "has \(words) words; at most 18") }
             var shopperText: [(String, String)] = [("plain_risk.summary", a.plainRisk.summary)]
@@ -90,7 +90,7 @@ public enum PackSource {
                 if let s = rule.statement { shopperText.append(("region_rules.\(region).statement", s)) }
                 if let c = rule.conditions { shopperText.append(("region_rules.\(region).conditions", c)) }
             }
-            for (field, text) in shopperText where mentionsSafety(text) {
+            for (field, text) in shopperText where Readability.mentionsSafety(text) {
                 issue(field, "says \"safe\" or \"unsafe\"; state facts and regulatory status instead")
             }
         }
@@ -119,15 +119,6 @@ public enum PackSource {
         } catch {
             throw PackSourceError(file: url.path, field: nil, message: "\(error)")
         }
-    }
-
-    private static func wordCount(_ text: String) -> Int {
-        text.split(whereSeparator: { $0.isWhitespace }).filter { $0.contains(where: { $0.isLetter || $0.isNumber }) }.count
-    }
-
-    /// True when `text` uses "safe" or "unsafe" as a word (not "safety", which states a fact).
-    static func mentionsSafety(_ text: String) -> Bool {
-        text.lowercased().split(whereSeparator: { !$0.isLetter }).contains { $0 == "safe" || $0 == "unsafe" }
     }
 
     private static func isSemanticVersion(_ s: String) -> Bool {

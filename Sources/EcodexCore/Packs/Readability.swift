@@ -1,39 +1,142 @@
-/// Reading-level measures for the lines shoppers read (plain-risk summaries).
+/// Reading-level and wording measures for the lines shoppers read
+/// (plain-risk summaries, statements). They walk Unicode scalars, not
+/// `Character`s: a full pack has thousands of lines and grapheme breaking
+/// would dominate the time to verify it.
 public enum Readability {
     /// Words in `text`: runs of letters, digits, apostrophes and hyphens.
     public static func words(_ text: String) -> [Substring] {
-        text.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "'" || $0 == "’" || $0 == "-") })
+        text.unicodeScalars.split(whereSeparator: { !isWordScalar($0) }).map { Substring($0) }
     }
 
     /// Flesch–Kincaid grade level: 0.39 × words/sentence + 11.8 × syllables/word − 15.59.
     /// A code such as "E102" counts as one short word, as a reader sees it.
+    /// Sentences end at `.`, `!` or `?`; one without words does not count.
     public static func fleschKincaidGrade(_ text: String) -> Double {
-        let w = words(text)
-        guard !w.isEmpty else { return 0 }
-        let sentences = max(1, text.split(whereSeparator: { ".!?".contains($0) }).filter {
-            !words(String($0)).isEmpty
-        }.count)
-        let syllables = w.reduce(0) { $0 + syllableCount($1) }
-        return 0.39 * Double(w.count) / Double(sentences) + 11.8 * Double(syllables) / Double(w.count) - 15.59
+        var words = 0, syllables = 0, sentences = 0
+        var sentenceHasWords = false
+        var word: [UInt8] = []  // the current word's ASCII letters, lower-cased
+        var inWord = false
+        func endWord() {
+            guard inWord else { return }
+            words += 1
+            syllables += syllableCount(asciiLetters: word)
+            sentenceHasWords = true
+            word.removeAll(keepingCapacity: true)
+            inWord = false
+        }
+        for scalar in text.unicodeScalars {
+            if isWordScalar(scalar) {
+                inWord = true
+                if let letter = asciiLowercaseLetter(scalar) { word.append(letter) }
+                continue
+            }
+            endWord()
+            if scalar == "." || scalar == "!" || scalar == "?" {
+                if sentenceHasWords { sentences += 1 }
+                sentenceHasWords = false
+            }
+        }
+        endWord()
+        if sentenceHasWords { sentences += 1 }
+        guard words > 0 else { return 0 }
+        return 0.39 * Double(words) / Double(max(1, sentences)) + 11.8 * Double(syllables) / Double(words) - 15.59
     }
 
     /// English syllables by the usual heuristic: words of up to three letters
     /// have one; a silent final "e", "es" or "ed" after a consonant (not "l") is
     /// dropped, as is a leading "y"; then each run of one or two vowels counts once.
     public static func syllableCount<S: StringProtocol>(_ word: S) -> Int {
-        var w = Array(word.lowercased().filter { $0.isASCII && $0.isLetter })
-        guard w.count > 3 else { return 1 }
-        let vowels: Set<Character> = ["a", "e", "i", "o", "u", "y"]
-        func consonantNotL(_ c: Character) -> Bool { !vowels.contains(c) && c != "l" }
-        if w.count >= 3, ["es", "ed"].contains(String(w.suffix(2))), consonantNotL(w[w.count - 3]) {
-            w.removeLast(2)
-        } else if w.count >= 2, w.last == "e", consonantNotL(w[w.count - 2]) {
-            w.removeLast()
+        syllableCount(asciiLetters: word.unicodeScalars.compactMap(asciiLowercaseLetter))
+    }
+
+    /// Words separated by white space that hold at least one letter or digit.
+    public static func wordCount(_ text: String) -> Int {
+        var count = 0
+        var inToken = false, tokenCounted = false
+        for scalar in text.unicodeScalars {
+            if scalar.properties.isWhitespace {
+                inToken = false
+                continue
+            }
+            if !inToken { inToken = true; tokenCounted = false }
+            if !tokenCounted, isLetterOrDigit(scalar) {
+                count += 1
+                tokenCounted = true
+            }
         }
-        if w.first == "y" { w.removeFirst() }
+        return count
+    }
+
+    /// True when `text` uses "safe" or "unsafe" as a word (not "safety", which states a fact).
+    public static func mentionsSafety(_ text: String) -> Bool {
+        var word: [UInt8] = []
+        var plain = true  // the current word is ASCII letters only, at most 6 of them
+        func check() -> Bool {
+            defer { word.removeAll(keepingCapacity: true); plain = true }
+            return plain && (word == safe || word == unsafe)
+        }
+        for scalar in text.unicodeScalars {
+            if scalar.properties.isAlphabetic {
+                if let letter = asciiLowercaseLetter(scalar), word.count < 6 { word.append(letter) } else { plain = false }
+            } else if !word.isEmpty || !plain {
+                if check() { return true }
+            }
+        }
+        return check()
+    }
+
+    /// True when `text` is empty or only white space.
+    public static func isBlank(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy(\.properties.isWhitespace)
+    }
+
+    // MARK: - Scalars
+
+    private static let safe = Array("safe".utf8)
+    private static let unsafe = Array("unsafe".utf8)
+
+    private static func isWordScalar(_ s: Unicode.Scalar) -> Bool {
+        s == "'" || s == "’" || s == "-" || isLetterOrDigit(s)
+    }
+
+    private static func isLetterOrDigit(_ s: Unicode.Scalar) -> Bool {
+        if s.isASCII {
+            let v = s.value | 0x20
+            return (v >= 0x61 && v <= 0x7A) || (s.value >= 0x30 && s.value <= 0x39)
+        }
+        let p = s.properties
+        if p.isAlphabetic || p.numericType != nil { return true }
+        // Marks and joiners (a decomposed "é", a zero-width non-joiner) belong to the letter before them.
+        switch p.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark, .format: return true
+        default: return false
+        }
+    }
+
+    private static func asciiLowercaseLetter(_ s: Unicode.Scalar) -> UInt8? {
+        guard s.isASCII else { return nil }
+        let v = UInt8(s.value) | 0x20
+        return v >= 0x61 && v <= 0x7A ? v : nil
+    }
+
+    private static func syllableCount(asciiLetters word: [UInt8]) -> Int {
+        guard word.count > 3 else { return 1 }
+        func isVowel(_ c: UInt8) -> Bool {
+            c == 0x61 || c == 0x65 || c == 0x69 || c == 0x6F || c == 0x75 || c == 0x79  // a e i o u y
+        }
+        func consonantNotL(_ c: UInt8) -> Bool { !isVowel(c) && c != 0x6C }
+        var end = word.count
+        let e: UInt8 = 0x65, s: UInt8 = 0x73, d: UInt8 = 0x64
+        if word[end - 2] == e, word[end - 1] == s || word[end - 1] == d, consonantNotL(word[end - 3]) {
+            end -= 2
+        } else if word[end - 1] == e, consonantNotL(word[end - 2]) {
+            end -= 1
+        }
+        var start = 0
+        if word[0] == 0x79 { start = 1 }  // a leading "y" is a consonant
         var count = 0, run = 0
-        for c in w {
-            if vowels.contains(c) {
+        for c in word[start..<end] {
+            if isVowel(c) {
                 run += 1
                 if run == 1 || run == 3 { count += 1 }  // "eau": two groups of at most two
                 if run == 3 { run = 1 }
