@@ -89,6 +89,41 @@ import Testing
         #expect(text.contains("maltodextrin"))
     }
 
+    /// Bends a flat label photo into an arc, as on a can, and reads it back.
+    @Test func straightensLinesBentIntoAnArc() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let original = try #require(PixImage.read(Fixtures.real("irockel_image-5.jpg"))).gray()
+        let w = original.width, h = original.height
+        let textHeight = try #require(Preprocessor.medianTextHeight(original, threshold: 128))
+        // Ends three text heights below the middle: lines drift into their neighbours.
+        let depth = 3 * textHeight
+        let arc = Curvature.Bend(shift: (0..<w).map { x in
+            let u = 2 * Double(x) / Double(w) - 1
+            return -depth * u * u
+        }, bow: depth, residual: 0)
+        let bent = Curvature.straighten(original.grayBytes(), width: w, height: h, bend: arc, paper: 255)
+        let path = folder + "/bent.png"
+        try PixImage.gray(bent.bytes, width: w, height: bent.height).writePNG(to: path)
+
+        let measured = try #require(Curvature.measure(bent.bytes, width: w, height: bent.height, textHeight: textHeight))
+        #expect(abs(measured.bow - depth) < depth * 0.25, "measured a bow of \(measured.bow) px for \(depth) px")
+
+        let result = try reader.read(imageAt: path)
+        #expect(result.steps.contains { $0.hasPrefix("straighten curved lines") }, "steps: \(result.steps)")
+        let text = squeezed(result.text)
+        for expected in ["yellow 6", "red 40", "maltodextrin"] {
+            #expect(text.contains(expected), "missing \(expected) in \(result.text)")
+        }
+    }
+
+    @Test func flatLabelsAreNotStraightened() throws {
+        for name in ["irockel_image-5.jpg", "irockel_image-12.jpg"] {
+            let result = try reader.read(imageAt: Fixtures.real(name))
+            #expect(!result.steps.contains { $0.hasPrefix("straighten") }, "\(name): \(result.steps)")
+        }
+    }
+
     @Test func turnsSidewaysTextUpright() throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

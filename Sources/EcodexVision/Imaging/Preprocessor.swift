@@ -22,6 +22,8 @@ struct PreprocessOptions: Sendable {
     var deskew = true
     /// Turn sideways or upside-down text upright.
     var orient = true
+    /// Straighten text lines bent into an arc (labels on cans and bottles).
+    var straightenCurves = true
     /// Largest image (pixels) handed to Tesseract; bounds time and memory on big photos.
     var maxWorkPixels = 6_000_000
     /// Bigger photos are shrunk to this size before any measurement.
@@ -79,7 +81,8 @@ enum Preprocessor {
             split = stats.otsu
         }
 
-        if options.rescale, let height = medianTextHeight(pix, threshold: split.threshold) {
+        var textHeight = medianTextHeight(pix, threshold: split.threshold)
+        if options.rescale, let height = textHeight {
             var s = options.targetTextHeight / height
             let cap = (Double(options.maxWorkPixels) / Double(pix.pixelCount)).squareRoot()
             s = min(s, cap, 4)
@@ -87,6 +90,7 @@ enum Preprocessor {
             if s >= 1.3 || s <= 0.75 {
                 pix = try pix.map("pixScale") { pixScale($0, Float(s), Float(s)) }
                 steps.append(String(format: s > 1 ? "upscale x%.2f" : "downscale x%.2f", s))
+                textHeight = height * s
             }
         }
 
@@ -105,6 +109,18 @@ enum Preprocessor {
         if options.deskew, let angle = try skewAngle(pix) {
             pix = try rotate(pix, degrees: angle)
             steps.append(String(format: "deskew %.1f°", angle))
+        }
+
+        // Last, on the levelled image: what bend is left is the label's own curve.
+        if options.straightenCurves, let height = textHeight {
+            let bytes = pix.grayBytes()
+            if let bend = Curvature.measure(bytes, width: pix.width, height: pix.height, textHeight: height),
+               Curvature.worthCorrecting(bend, textHeight: height) {
+                let paper = UInt8(GrayStats(bytes, step: max(1, pix.pixelCount / 100_000)).percentile(0.6))
+                let straight = Curvature.straighten(bytes, width: pix.width, height: pix.height, bend: bend, paper: paper)
+                pix = try PixImage.gray(straight.bytes, width: pix.width, height: straight.height)
+                steps.append(String(format: "straighten curved lines (bow %.0f px)", bend.bow))
+            }
         }
         return PreprocessedImage(image: pix, steps: steps)
     }
