@@ -156,14 +156,17 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
             if let cachedLexicon { return cachedLexicon }
             var entries: [LexiconEntry] = []
             var known = Set<ECode>()
-            try db.prepare("SELECT code FROM additives").forEachRow {
-                if let c = parseCode($0.text(0)) { known.insert(c) }
+            var functions: [ECode: [String]] = [:]
+            try db.prepare("SELECT code, classes FROM additives").forEachRow {
+                guard let c = parseCode($0.text(0)) else { return }
+                known.insert(c)
+                functions[c] = $0.text(1).split(separator: ",").map(String.init)
             }
             try db.prepare("SELECT name, code, lang, context_only FROM names ORDER BY id").forEachRow {
                 guard let code = parseCode($0.text(1)) else { return }
                 entries.append(LexiconEntry(name: $0.text(0), code: code, lang: $0.text(2), contextOnly: $0.int64(3) != 0))
             }
-            let lexicon = Lexicon(entries: entries, knownCodes: known)
+            let lexicon = Lexicon(entries: entries, knownCodes: known, functions: functions)
             cachedLexicon = lexicon
             return lexicon
         }

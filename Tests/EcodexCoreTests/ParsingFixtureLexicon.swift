@@ -61,9 +61,19 @@ enum ParsingFixtureLexicon {
         }
         // Taxonomy blocks: the code is the first field of the `en:` line.
         var blockCode: ECode?
+        var functions: [ECode: [String]] = [:]
         for line in lines("additives.txt") {
             if line.trimmingCharacters(in: .whitespaces).isEmpty { blockCode = nil; continue }
             if line.hasPrefix("<") || line.hasPrefix("#") { continue }
+            // `additives_classes:en: en:colour, en:stabilizer`: the record's functions, as the pack spells them.
+            if line.hasPrefix("additives_classes:en:"), let code = blockCode {
+                functions[code] = line.dropFirst("additives_classes:en:".count).split(separator: ",").map {
+                    let id = $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "en:", with: "")
+                        .replacingOccurrences(of: "-", with: " ")
+                    return ["stabilizer": "stabiliser", "emulsifying salts": "emulsifying salt"][id] ?? id
+                }
+                continue
+            }
             guard let colon = line.firstIndex(of: ":") else { continue }
             let lang = String(line[..<colon])
             guard lang.count == 2 else { continue }
@@ -81,6 +91,6 @@ enum ParsingFixtureLexicon {
             }
         }
         for (n, c, l) in handNames { add(n, ECode(c)!, l) }
-        return Lexicon(entries: entries, knownCodes: codes)
+        return Lexicon(entries: entries, knownCodes: codes, functions: functions)
     }
 }

@@ -108,6 +108,10 @@ struct ParsingNameTests {
         ("Eau, sucre, vitamine C", []),
         ("Eau, sucre, antioxydant: vitamine C", ["E300"]),
         ("caramel (E150d)", ["E150d"]),
+        // A header keeps vouching for names of its own class after codes in its scope.
+        ("Sugar, colours: E102, E129, carmine.", ["E102", "E129", "E120"]),
+        ("Farbstoffe: E 102, E110, amaranth", ["E102", "E110", "E123"]),
+        ("colorant : E120, vitamine C, E500", ["E120", "E500"]),
     ] as [(String, [String])])
     func contextOnly(text: String, codes: [String]) {
         S.expectCodes(text, codes)

@@ -58,6 +58,7 @@ import Testing
         let expected = Lexicon(additives: try Fixtures.pack().additives)
         let lexicon = try store.lexicon()
         #expect(lexicon.knownCodes == expected.knownCodes)
+        #expect(lexicon.functions == expected.functions)
         #expect(lexicon.entries == expected.entries)
         #expect(lexicon.entries.contains(LexiconEntry(name: "caramel", code: ECode("E150d")!, lang: "en", contextOnly: true)))
         #expect(lexicon.entries.contains(LexiconEntry(name: "Carmine", code: ECode("E120")!, lang: "en", contextOnly: true)))

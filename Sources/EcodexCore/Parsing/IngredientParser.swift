@@ -24,7 +24,8 @@ public struct IngredientParser: Sendable {
 
     /// Parses `text`; `words` are the OCR words it came from, when it came from OCR.
     public func parse(_ text: String, words: [OCRWord]? = nil) -> ParseResult {
-        var session = ParseSession(text: text, words: words, index: index, knownCodes: lexicon.knownCodes)
+        var session = ParseSession(text: text, words: words, index: index, knownCodes: lexicon.knownCodes,
+                                   functions: lexicon.functions)
         return session.run()
     }
 }

@@ -52,10 +52,14 @@ public struct LexiconEntry: Sendable, Equatable {
 public struct Lexicon: Sendable {
     public var entries: [LexiconEntry]
     public var knownCodes: Set<ECode>
+    /// Each additive's functions (`colour`, `emulsifier`), the ids of `FunctionClasses`.
+    /// A class word on the label lends context to names of its own class only.
+    public var functions: [ECode: [String]]
 
-    public init(entries: [LexiconEntry], knownCodes: Set<ECode>) {
+    public init(entries: [LexiconEntry], knownCodes: Set<ECode>, functions: [ECode: [String]] = [:]) {
         self.entries = entries
         self.knownCodes = knownCodes
+        self.functions = functions
     }
 
     /// Builds the lexicon from additive records.
@@ -75,6 +79,7 @@ public struct Lexicon: Sendable {
                 entries.append(LexiconEntry(name: n, code: a.code, lang: "en", contextOnly: true))
             }
         }
-        self.init(entries: entries, knownCodes: Set(additives.map(\.code)))
+        self.init(entries: entries, knownCodes: Set(additives.map(\.code)),
+                  functions: Dictionary(additives.map { ($0.code, $0.classes) }, uniquingKeysWith: { a, _ in a }))
     }
 }

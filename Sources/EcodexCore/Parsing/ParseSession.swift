@@ -26,6 +26,7 @@ struct ParseSession {
     let bytes: [UInt8]
     let ocr: WordConfidence?
     let reader: CodeReader
+    let functions: [ECode: [String]]
     var consumed: [Bool]
     var codeHits: [CodeReader.Hit] = []
     var nameHits: [Candidate] = []
@@ -33,8 +34,9 @@ struct ParseSession {
     var result = ParseResult()
     private var unmatchedSeen = Set<String>()
 
-    init(text: String, words: [OCRWord]?, index: NameIndex, knownCodes: Set<ECode>) {
+    init(text: String, words: [OCRWord]?, index: NameIndex, knownCodes: Set<ECode>, functions: [ECode: [String]] = [:]) {
         self.index = index
+        self.functions = functions
         norm = NormalizedText(text)
         tokens = Token.tokenize(norm)
         bytes = Array(text.utf8)
@@ -251,7 +253,7 @@ struct ParseSession {
             let first = best.tokens.lowerBound
             let context = item(first)?.function != nil
             if m.parts.count == 1 {
-                if best.contextOnly && !(item(first)?.directContext ?? false) { continue }
+                if best.contextOnly && !(item(first).map { $0.directContext || sameFunction(best.code, $0) } ?? false) { continue }
                 if best.needsContext && !context && !neighbourIsCode(best) { continue }
             }
             if let it = item(first), it.inNutrientGroup, !best.isCode || best.kind == .ins { continue }
@@ -277,6 +279,19 @@ struct ParseSession {
             result.mentions.append(Mention(code: best.code, matchedText: texts, span: span, kind: best.kind,
                                            confidence: confidence, function: function, ingredient: ingredient))
         }
+    }
+
+    /// Whether the class word governing `item` names one of `code`'s functions: under
+    /// `colours: E102, E129, carmine` the header still vouches for `carmine` (a colour),
+    /// but `colorant : E120, vitamine C` does not make vitamin C an additive.
+    private func sameFunction(_ code: ECode, _ item: IngredientStructure.Item) -> Bool {
+        guard let f = item.function, f != FunctionClasses.genericID else { return false }
+        var c: ECode? = code
+        while let k = c {
+            if let own = functions[k] { return own.contains(f) }
+            c = k.parent
+        }
+        return false
     }
 
     /// Whether only brackets, a hyphen or spaces separate two pieces naming one additive.
