@@ -151,7 +151,8 @@ def build_truth(seed):
             text = src["text"].replace("_", "")
             truth, only, _ = lexicon.truth_for(text, matcher)
             for fix in overrides.get("%s/g%04d.jpg" % (SYNTH, i), []):
-                truth = sorted(set(truth) | set(fix.get("addTruth", [])), key=lexicon.code_key)
+                truth = sorted((set(truth) | set(fix.get("addTruth", []))) - set(fix.get("removeTruth", [])),
+                               key=lexicon.code_key)
                 only = set(only) - set(fix.get("removeNamesOnly", []))
                 only = sorted((only | set(fix.get("addNamesOnly", []))) - set(truth), key=lexicon.code_key)
             lang = src["lang"]
