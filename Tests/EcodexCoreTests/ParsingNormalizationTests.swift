@@ -29,6 +29,15 @@ struct ParsingNormalizationTests {
         if let m = r.mentions.first { #expect(S.spanText(text, m) == spanned) }
     }
 
+    @Test("A word split by a hyphen inside a line is read whole when only that spelling is known", arguments: [
+        ("emulsionanti: mono- e di-gliceridi degli acidi grassi, sale", "E471"),
+        ("Säuerungsmittel: Citronen-säure", "E330"),
+        ("Zucker, Citronen-Säure", "E330"),
+    ])
+    func hyphenInsideALine(text: String, code: String) {
+        S.expectCodes(text, [code])
+    }
+
     @Test("A real hyphen between words stays", arguments: ["Glucose-\nSirup, Zucker"])
     func hyphenKept(text: String) {
         S.expectCodes(text, [])

@@ -25,6 +25,8 @@ struct NameIndex: Sendable {
     /// One word of label text as the index sees it.
     struct StreamWord {
         var token: Int32
+        /// One past the word's last token (`token + 3` for a hyphen-joined `di-gliceridi`).
+        var tokenEnd: Int32
         /// Vocabulary id, or -1 when the word is not in any name.
         var id: Int32
         /// A comma, bracket or code lies between this word and the previous one.

@@ -106,7 +106,8 @@ struct ParseSession {
         var stream: [NameIndex.StreamWord] = []
         stream.reserveCapacity(tokens.count)
         var barrier = true
-        for (k, t) in tokens.enumerated() {
+        var joinedUntil = 0
+        for (k, t) in tokens.enumerated() where k >= joinedUntil {
             if consumed[k] { barrier = true; continue }
             if t.kind == .punct {
                 if !NameIndex.isSoftPunct(t.key) && !Token.isInnerNumberPunct(tokens, k) { barrier = true }
@@ -116,6 +117,16 @@ struct ParseSession {
                 var j = k + 1
                 while j < tokens.count, tokens[j].kind == .punct, NameIndex.isSoftPunct(tokens[j].key) { j += 1 }
                 if j < tokens.count, tokens[j].isDigits, !consumed[j] { continue }
+            }
+            // `di-gliceridi`, `Citronen-säure`: one word split by a hyphen, read as one
+            // when only the joined spelling is a known word.
+            if let joined = hyphenJoinedID(at: k) {
+                stream.append(.init(token: Int32(k), tokenEnd: Int32(k + 3), id: joined, barrierBefore: barrier,
+                                    length: tokens[k + 2].end - t.start, lowConfidence: false, fuzzyEligible: false,
+                                    scalarStart: t.start, scalarEnd: tokens[k + 2].end))
+                barrier = false
+                joinedUntil = k + 3
+                continue
             }
             if NameIndex.stopWords.contains(t.key) { continue }
             var low = false
@@ -127,7 +138,7 @@ struct ParseSession {
             }
             let eligible = id < 0 && !t.hasDigit && length <= 40
                 && (length >= NameIndex.fuzzyMinLength || (low && length >= NameIndex.fuzzyMinLength - 1))
-            stream.append(.init(token: Int32(k), id: id, barrierBefore: barrier, length: Int32(length),
+            stream.append(.init(token: Int32(k), tokenEnd: Int32(k + 1), id: id, barrierBefore: barrier, length: Int32(length),
                                 lowConfidence: low, fuzzyEligible: eligible, scalarStart: t.start, scalarEnd: t.end))
             barrier = false
         }
@@ -141,7 +152,7 @@ struct ParseSession {
                         p += 1
                         continue
                     }
-                    let range = Int(streamBuffer[m.startWord].token)..<(Int(streamBuffer[m.endWord - 1].token) + 1)
+                    let range = Int(streamBuffer[m.startWord].token)..<Int(streamBuffer[m.endWord - 1].tokenEnd)
                     if m.target.function != nil || m.target.nutrient {
                         structure.noteClass(at: range, function: m.target.function, nutrient: m.target.nutrient)
                     }
@@ -153,6 +164,23 @@ struct ParseSession {
                 }
             }
         }
+    }
+
+    /// The vocabulary id of `word-word` at token `k` read as one word, when the hyphen has
+    /// no space on either side, neither part has a digit, the joined word is known, and
+    /// either one part is not known or the first is a short prefix (`mono-`, `di-`, `tri-`):
+    /// `alpha-tocopherol` stays two known words, as its name is written.
+    private func hyphenJoinedID(at k: Int) -> Int32? {
+        guard k + 2 < tokens.count else { return nil }
+        let a = tokens[k], hyphen = tokens[k + 1], b = tokens[k + 2]
+        guard a.kind == .word, hyphen.kind == .punct, hyphen.key == 0x2D, !hyphen.spaceBefore,
+              b.kind == .word, !b.spaceBefore, !a.hasDigit, !b.hasDigit, !consumed[k + 2] else { return nil }
+        let first = norm.scalars[Int(a.start)..<Int(a.end)], second = norm.scalars[Int(b.start)..<Int(b.end)]
+        let joined = index.id(ofWordHash: Token.hash(first + second))
+        guard joined >= 0, a.length <= 4 || index.id(ofWordHash: a.key) < 0 || index.id(ofWordHash: b.key) < 0 else {
+            return nil
+        }
+        return joined
     }
 
     /// Pass 4: which items name additives, then functions and context per item.
