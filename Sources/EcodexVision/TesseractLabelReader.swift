@@ -37,6 +37,11 @@ public final class TesseractLabelReader: LabelReader {
     /// words on the gold-set photos, which are crops of one ingredient panel.
     static let defaultPageSegMode: Int32 = 6
     let pageSegMode: Int32
+    /// Time limit for recognising one photo, both passes together. Labels read in well
+    /// under a second; a dark, grainy photo can keep Tesseract busy on noise for a
+    /// minute (seen on the gold set's hard tier), which no shopper waits for.
+    static let defaultBudgetMs = 8_000
+    let budgetMs: Int
 
     /// Starts Tesseract for `languages` (nil: the installed label languages
     /// among eng, deu, fra, spa, ita, nld) from `dataPath` (nil:
@@ -48,7 +53,9 @@ public final class TesseractLabelReader: LabelReader {
     }
 
     init(languages: [String]?, dataPath: String?, options: PreprocessOptions,
-         retryBelowConfidence: Double = 75, pageSegMode: Int32 = defaultPageSegMode) throws {
+         retryBelowConfidence: Double = 75, pageSegMode: Int32 = defaultPageSegMode,
+         budgetMs: Int = defaultBudgetMs) throws {
+        self.budgetMs = budgetMs
         let folder = TessData.folder(dataPath)
         // Accept the command line's "eng+deu" spelling as well as separate codes.
         let chosen = languages.map { $0.flatMap { $0.split(separator: "+").map(String.init) } }
@@ -93,9 +100,13 @@ public final class TesseractLabelReader: LabelReader {
                                       detail: "\(error)")
         }
         let prepared_at = DispatchTime.now()
-        var raw = try engine.recognize(prepared.image)
-        if retryBelowConfidence > 0 {
-            raw = try retryUnsurePage(raw, in: prepared.image)
+        let first = try engine.recognizeWithBudget(prepared.image, budgetMs: budgetMs)
+        var raw = first.words
+        var timedOut = first.timedOut
+        let left = budgetMs - Int(Self.ms(prepared_at, DispatchTime.now()))
+        // A retry needs time to finish: with less than a second left, keep the first reading.
+        if retryBelowConfidence > 0, !timedOut, left >= 1_000 {
+            (raw, timedOut) = try retryUnsurePage(raw, in: prepared.image, budgetMs: left)
         }
         let done = DispatchTime.now()
 
@@ -108,7 +119,7 @@ public final class TesseractLabelReader: LabelReader {
                            box: BoundingBox(x: x, y: y, width: r - x, height: b - y), line: w.line)
         }
         return OCRResult(words: words, steps: prepared.steps,
-                         preprocessMs: Self.ms(start, prepared_at), ocrMs: Self.ms(prepared_at, done))
+                         preprocessMs: Self.ms(start, prepared_at), ocrMs: Self.ms(prepared_at, done), timedOut: timedOut)
     }
 
     /// Re-reads the page with all languages when the first pass was unsure,
@@ -119,14 +130,17 @@ public final class TesseractLabelReader: LabelReader {
     /// mean is the cheap signal that the other models are worth their cost.
     /// (Re-reading only the unsure lines, one line at a time, measured worse:
     /// the single-line mode loses the page's context.)
-    func retryUnsurePage(_ words: [RecognizedWord], in image: PixImage) throws -> [RecognizedWord] {
+    func retryUnsurePage(_ words: [RecognizedWord], in image: PixImage,
+                         budgetMs: Int? = nil) throws -> (words: [RecognizedWord], timedOut: Bool) {
         let mean = Self.meanConfidence(words)
-        guard mean < retryBelowConfidence else { return words }
+        guard mean < retryBelowConfidence else { return (words, false) }
         if retryEngine == nil {
             retryEngine = try TesseractEngine(dataPath: dataPath, languages: languages, pageSegMode: pageSegMode)
         }
-        let again = try retryEngine!.recognize(image)
-        return Self.meanConfidence(again) > mean ? again : words
+        let again = try retryEngine!.recognizeWithBudget(image, budgetMs: budgetMs)
+        // A retry cut short is only a part of the page: keep the complete first reading.
+        if again.timedOut { return (words, false) }
+        return (Self.meanConfidence(again.words) > mean ? again.words : words, false)
     }
 
     static func meanConfidence(_ words: [RecognizedWord]) -> Double {

@@ -5,7 +5,9 @@ import Testing
 /// A LabelReader double: returns fixed words, as Tesseract would.
 final class FakeReader: LabelReader {
     let words: [OCRWord]
-    init(_ text: String, confidence: Double = 90) {
+    let timedOut: Bool
+    init(_ text: String, confidence: Double = 90, timedOut: Bool = false) {
+        self.timedOut = timedOut
         var words: [OCRWord] = []
         for (l, line) in text.split(separator: "\n").enumerated() {
             for w in line.split(separator: " ") {
@@ -15,7 +17,7 @@ final class FakeReader: LabelReader {
         self.words = words
     }
     func read(imageAt path: String) throws -> OCRResult {
-        OCRResult(words: words, steps: ["grayscale"], preprocessMs: 1, ocrMs: 2)
+        OCRResult(words: words, steps: ["grayscale"], preprocessMs: 1, ocrMs: 2, timedOut: timedOut)
     }
 }
 
@@ -36,6 +38,15 @@ final class FakeReader: LabelReader {
         let r = try pipeline.scanImage(at: "blurry.jpg", options: ScanOptions())
         #expect(r.ocr?.lowConfidence == true)
         #expect(r.warnings.first?.contains("Rescan") == true)
+    }
+
+    @Test func readingCutShortSaysSomeTextMayBeMissing() throws {
+        let pipeline = try ScanPipeline(catalog: TestRecords.catalog, reader: FakeReader("Sugar, E330", timedOut: true))
+        let r = try pipeline.scanImage(at: "dark.jpg", options: ScanOptions())
+        #expect(r.additives.map(\.code.description) == ["E330"])
+        #expect(r.warnings.first == ScanPipeline.readingStopped)
+        let calm = try ScanPipeline(catalog: TestRecords.catalog, reader: FakeReader("Sugar, E330"))
+        #expect(try !calm.scanImage(at: "label.jpg", options: ScanOptions()).warnings.contains(ScanPipeline.readingStopped))
     }
 
     @Test func unknownCodesAreUnmatchedWithoutBadge() throws {

@@ -117,6 +117,17 @@ import Testing
         }
     }
 
+    @Test func recognitionStopsAtItsTimeLimitAndKeepsWhatItRead() throws {
+        let hurried = try TesseractLabelReader(languages: ["eng"], dataPath: nil, options: PreprocessOptions(), budgetMs: 1)
+        let start = DispatchTime.now().uptimeNanoseconds
+        let result = try hurried.read(imageAt: Fixtures.real("irockel_image-5.jpg"))
+        #expect(result.timedOut)
+        #expect(DispatchTime.now().uptimeNanoseconds - start < 5_000_000_000)
+        let normal = try reader.read(imageAt: Fixtures.real("irockel_image-5.jpg"))
+        #expect(!normal.timedOut)
+        #expect(result.words.count < normal.words.count)
+    }
+
     @Test func flatLabelsAreNotStraightened() throws {
         for name in ["irockel_image-5.jpg", "irockel_image-12.jpg"] {
             let result = try reader.read(imageAt: Fixtures.real(name))

@@ -32,15 +32,18 @@ public struct OCRResult: Sendable {
     public var steps: [String]
     public var preprocessMs: Double
     public var ocrMs: Double
+    /// Recognition stopped at its time limit: some text may be missing.
+    public var timedOut: Bool
 
     public init(words: [OCRWord], text: String, meanConfidence: Double, steps: [String],
-                preprocessMs: Double, ocrMs: Double) {
+                preprocessMs: Double, ocrMs: Double, timedOut: Bool = false) {
         self.words = words; self.text = text; self.meanConfidence = meanConfidence
         self.steps = steps; self.preprocessMs = preprocessMs; self.ocrMs = ocrMs
+        self.timedOut = timedOut
     }
 
     /// Builds text and mean confidence from words.
-    public init(words: [OCRWord], steps: [String], preprocessMs: Double, ocrMs: Double) {
+    public init(words: [OCRWord], steps: [String], preprocessMs: Double, ocrMs: Double, timedOut: Bool = false) {
         var text = ""
         var lastLine: Int?
         for w in words {
@@ -50,7 +53,7 @@ public struct OCRResult: Sendable {
         }
         let mean = words.isEmpty ? 0 : words.map(\.confidence).reduce(0, +) / Double(words.count)
         self.init(words: words, text: text, meanConfidence: mean, steps: steps,
-                  preprocessMs: preprocessMs, ocrMs: ocrMs)
+                  preprocessMs: preprocessMs, ocrMs: ocrMs, timedOut: timedOut)
     }
 }
 

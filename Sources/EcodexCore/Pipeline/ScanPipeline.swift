@@ -50,6 +50,9 @@ public final class ScanPipeline {
         return p
     }
 
+    /// The warning when OCR hit its time limit.
+    public static let readingStopped = "Reading this photo took too long, so some text may be missing. Rescan it in better light."
+
     /// Scans one label photo.
     public func scanImage(at path: String, options: ScanOptions) throws -> ScanReport {
         guard let reader else { throw EcodexError.ocr("The OCR engine is not available.") }
@@ -66,6 +69,9 @@ public final class ScanPipeline {
             report.warnings.insert(
                 "The photo was hard to read. Rescan it closer and in good light, scan the barcode, or type the ingredients.",
                 at: 0)
+        }
+        if ocr.timedOut {
+            report.warnings.insert(ScanPipeline.readingStopped, at: 0)
         }
         if low || report.additives.isEmpty {
             try barcodeFallback(&report, imageAt: path, options: options)

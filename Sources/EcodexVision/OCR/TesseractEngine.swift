@@ -57,8 +57,16 @@ final class TesseractEngine {
     }
 
     /// Recognises `image` (or only `rect` of it) and returns its words in reading order.
+    ///
+    /// With `budgetMs`, Tesseract stops recognising once that much time has passed and
+    /// the words read so far are returned; `timedOut` tells whether it stopped early.
     func recognize(_ image: PixImage, rect: (x: Int, y: Int, width: Int, height: Int)? = nil,
-                   pageSegMode: Int32? = nil) throws -> [RecognizedWord] {
+                   pageSegMode: Int32? = nil, budgetMs: Int? = nil) throws -> [RecognizedWord] {
+        try recognizeWithBudget(image, rect: rect, pageSegMode: pageSegMode, budgetMs: budgetMs).words
+    }
+
+    func recognizeWithBudget(_ image: PixImage, rect: (x: Int, y: Int, width: Int, height: Int)? = nil,
+                             pageSegMode: Int32? = nil, budgetMs: Int?) throws -> (words: [RecognizedWord], timedOut: Bool) {
         defer { TessBaseAPIClear(handle) }
         TessBaseAPISetImage2(handle, image.pointer)
         // Our images carry no trustworthy DPI; a fixed value stops Tesseract
@@ -70,12 +78,24 @@ final class TesseractEngine {
         if let pageSegMode {
             TessBaseAPISetPageSegMode(handle, TessPageSegMode(UInt32(pageSegMode)))
         }
-        let rc = TessBaseAPIRecognize(handle, nil)
-        guard rc == 0 else {
+        // The clock starts before the deadline is set, so a pass the deadline cut short
+        // always measures at least the budget.
+        let start = DispatchTime.now().uptimeNanoseconds
+        let monitor = budgetMs.map { ms -> OpaquePointer? in
+            let m = TessMonitorCreate()
+            TessMonitorSetDeadlineMSecs(m, Int32(clamping: ms))
+            return m
+        } ?? nil
+        defer { if let monitor { TessMonitorDelete(monitor) } }
+        let rc = TessBaseAPIRecognize(handle, monitor)
+        let elapsedMs = Int((DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
+        let timedOut = budgetMs.map { elapsedMs >= $0 } ?? false
+        // Past its deadline Tesseract stops and reports failure, but keeps what it read.
+        guard rc == 0 || timedOut else {
             throw EcodexError.ocr("The text on this photo could not be read. Take the photo again or type the ingredients.",
                                   detail: "TessBaseAPIRecognize returned \(rc)")
         }
-        guard let iterator = TessBaseAPIGetIterator(handle) else { return [] }
+        guard let iterator = TessBaseAPIGetIterator(handle) else { return ([], timedOut) }
         defer { TessResultIteratorDelete(iterator) }
         let page = TessResultIteratorGetPageIterator(iterator)
 
@@ -93,6 +113,6 @@ final class TesseractEngine {
             words.append(RecognizedWord(text: text, confidence: min(100, max(0, confidence)),
                                         left: Int(l), top: Int(t), right: Int(r), bottom: Int(b), line: line))
         } while TessResultIteratorNext(iterator, RIL_WORD) != 0
-        return words
+        return (words, timedOut)
     }
 }
