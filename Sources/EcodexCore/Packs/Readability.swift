@@ -54,7 +54,7 @@ public enum Readability {
         var count = 0
         var inToken = false, tokenCounted = false
         for scalar in text.unicodeScalars {
-            if scalar.properties.isWhitespace {
+            if isWhitespace(scalar) {
                 inToken = false
                 continue
             }
@@ -76,7 +76,7 @@ public enum Readability {
             return plain && (word == safe || word == unsafe)
         }
         for scalar in text.unicodeScalars {
-            if scalar.properties.isAlphabetic {
+            if isAlphabetic(scalar) {
                 if let letter = asciiLowercaseLetter(scalar), word.count < 6 { word.append(letter) } else { plain = false }
             } else if !word.isEmpty || !plain {
                 if check() { return true }
@@ -87,7 +87,7 @@ public enum Readability {
 
     /// True when `text` is empty or only white space.
     public static func isBlank(_ text: String) -> Bool {
-        text.unicodeScalars.allSatisfy(\.properties.isWhitespace)
+        text.unicodeScalars.allSatisfy(isWhitespace)
     }
 
     // MARK: - Scalars
@@ -97,6 +97,22 @@ public enum Readability {
 
     private static func isWordScalar(_ s: Unicode.Scalar) -> Bool {
         s == "'" || s == "’" || s == "-" || isLetterOrDigit(s)
+    }
+
+    // ASCII answers first: the Unicode property tables cost a lookup per scalar,
+    // and nearly every scalar in a pack is ASCII.
+
+    private static func isWhitespace(_ s: Unicode.Scalar) -> Bool {
+        if s.isASCII { return s.value == 0x20 || (s.value >= 0x09 && s.value <= 0x0D) }
+        return s.properties.isWhitespace
+    }
+
+    private static func isAlphabetic(_ s: Unicode.Scalar) -> Bool {
+        if s.isASCII {
+            let v = s.value | 0x20
+            return v >= 0x61 && v <= 0x7A
+        }
+        return s.properties.isAlphabetic
     }
 
     private static func isLetterOrDigit(_ s: Unicode.Scalar) -> Bool {
