@@ -135,6 +135,38 @@ enum PackInstallFixture {
         #expect(patched.integrityCheck())
     }
 
+    /// A changed record keeps the name rows that stay; the ones that go or change
+    /// (another first name, a context flag) leave the name index, new ones join it.
+    @Test func aPatchThatRenamesKeepsTheNameIndexExact() throws {
+        let s = try Setup()
+        var next = s.base
+        next.version = "1.1.0"
+        let i = next.additives.firstIndex { $0.code.description == "E330" }!
+        next.additives[i].names["de"] = ["Citronensäure", "Zitronensäure"]  // the first name changes: both rows change kind
+        next.additives[i].names["fr"] = nil
+        next.additives[i].names["nl"] = ["Citroenzuur"]
+        next.additives[i].names["it"] = ["Acido citrico", "Acido citrico"]  // the repeat is stored once
+        next.additives[i].contextNames = ["Citric acid", "sour salt"]       // one flag flips, one name is context-only
+        try s.installer.apply(F.delta(from: s.base, to: next), source: "test")
+
+        let fresh = try Fixtures.Scratch()
+        let freshURL = fresh.url.appendingPathComponent("next.json")
+        try next.write(to: freshURL)
+        let built = try AdditiveStore(location: fresh.location, basePackURL: freshURL)
+        let patched = try s.open()
+        func names(_ store: AdditiveStore) throws -> [String] {
+            try store.lexicon().entries.map { "\($0.code) \($0.lang) \($0.name) \($0.contextOnly)" }.sorted()
+        }
+        #expect(try names(patched) == names(built))
+        for query in ["Zitronen", "citronen", "Citroenzuur", "Acide citrique", "citric", "sour salt", "zitronensaure"] {
+            #expect(try patched.search(query) == built.search(query), "search \(query)")
+        }
+        // The full-text index agrees with the names table row for row.
+        let db = try Connection(path: s.scratch.location.additivesPath.path, mode: .readWrite)
+        #expect(throws: Never.self) { try db.execute("INSERT INTO names_fts (names_fts, rank) VALUES ('integrity-check', 1)") }
+        #expect(patched.integrityCheck())
+    }
+
     @Test func aDeltaMayNotRemoveAParentOthersStillName() throws {
         let s = try Setup()
         var next = s.base
