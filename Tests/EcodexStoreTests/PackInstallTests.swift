@@ -317,6 +317,25 @@ enum PackInstallFixture {
         next.version = "1.0.1"
         for i in stride(from: 0, to: 500, by: 10) { next.additives[i].labelFrequency += 1 }
         let deltaBytes = try F.delta(from: real, to: next)
+        // A mixed 50-record delta: 30 changed (10 of those gain a name), 10 added, 10 removed,
+        // so name index updates and the parent re-scan are measured too.
+        var mixed = real
+        mixed.version = "1.0.1"
+        let declaredParents = Set(real.additives.compactMap(\.parent))
+        let removed = Set(real.additives.filter { !declaredParents.contains($0.code) }.suffix(10).map(\.code))
+        mixed.additives.removeAll { removed.contains($0.code) }
+        for i in stride(from: 0, to: 300, by: 10) {
+            mixed.additives[i].labelFrequency += 1
+            if i % 30 == 0 { mixed.additives[i].names["en", default: []].append("Bench name \(i)") }
+        }
+        for k in 0..<10 {
+            var added = real.additives[k * 7]
+            added.code = ECode("E\(1990 + k)")!
+            added.parent = nil
+            mixed.additives.append(added)
+        }
+        let mixedBytes = try F.delta(from: real, to: mixed)
+
         let scratch = try Fixtures.Scratch()
         let basePack = scratch.url.appendingPathComponent("real-pack.json")
         try real.write(to: basePack)
@@ -324,19 +343,27 @@ enum PackInstallFixture {
         _ = try AdditiveStore(location: scratch.location, basePackURL: basePack)
         try FileManager.default.copyItem(at: scratch.location.additivesPath, to: pristine)
         let installer = PackInstaller(location: scratch.location, trust: F.trust, basePackURL: basePack)
-        var applyTimes: [Double] = []
-        for _ in 0..<9 {
-            try? FileManager.default.removeItem(at: scratch.location.additivesPath)
-            try? FileManager.default.removeItem(at: installer.previousPath)
-            try FileManager.default.copyItem(at: pristine, to: scratch.location.additivesPath)
-            let start = DispatchTime.now().uptimeNanoseconds
-            try installer.apply(deltaBytes, source: "bench")
-            applyTimes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        func applyMedian(_ bytes: [UInt8]) throws -> Double {
+            var applyTimes: [Double] = []
+            for _ in 0..<9 {
+                try? FileManager.default.removeItem(at: scratch.location.additivesPath)
+                try? FileManager.default.removeItem(at: installer.previousPath)
+                try FileManager.default.copyItem(at: pristine, to: scratch.location.additivesPath)
+                let start = DispatchTime.now().uptimeNanoseconds
+                try installer.apply(bytes, source: "bench")
+                applyTimes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            }
+            #expect(try AdditiveStore(location: scratch.location).versions.packVersion == "1.0.1")
+            return applyTimes.sorted()[applyTimes.count / 2]
         }
-        let apply = applyTimes.sorted()[applyTimes.count / 2]
+        let apply = try applyMedian(deltaBytes)
+        let applyMixed = try applyMedian(mixedBytes)
+        #expect(try AdditiveStore(location: scratch.location).allAdditives().count == real.additives.count)
         print("pack bench: verify full base pack (\(real.additives.count) records, \(fullBytes.count) bytes): median \(String(format: "%.1f", verify)) ms")
         print("pack bench:   of which form + SHA-256 + signatures \(String(format: "%.1f", crypto)) ms, "
               + "decoding records \(String(format: "%.1f", decode)) ms (parsing the JSON \(String(format: "%.1f", parse)) ms), content rules \(String(format: "%.1f", content)) ms")
         print("pack bench: apply 50-record delta (\(deltaBytes.count) bytes) to the real store: median \(String(format: "%.1f", apply)) ms")
+        print("pack bench: apply mixed 50-record delta (30 changed, 10 of them renamed; 10 added; 10 removed; \(mixedBytes.count) bytes): "
+              + "median \(String(format: "%.1f", applyMixed)) ms")
     }
 }
