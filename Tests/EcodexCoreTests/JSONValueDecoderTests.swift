@@ -85,6 +85,34 @@ import Testing
         #expect(throws: PackError.self) { try PackPayload.decode(Array(#"{"kind":"full","additives":[}"#.utf8)) }
     }
 
+    struct Nested: Decodable, Equatable {
+        var grid: [[Int]]
+        var counts: [String: Int]
+        var byNumber: [Int: String]
+        var optional: [String?]
+        var rules: [String: [RegionRule]]
+    }
+
+    @Test(arguments: [
+        #"{"grid":[[1,2],[]],"counts":{"a":1,"7":2},"byNumber":{"3":"x"},"optional":["a",null],"rules":{"EU":[{"approved":true}]}}"#,
+        #"{"grid":[[1,"2"]],"counts":{},"byNumber":{},"optional":[],"rules":{}}"#,
+        #"{"grid":[],"counts":{"7":"x"},"byNumber":{},"optional":[],"rules":{}}"#,
+        #"{"grid":[],"counts":{},"byNumber":{"x":"y"},"optional":[],"rules":{}}"#,
+        #"{"grid":[],"counts":{},"byNumber":{},"optional":[1],"rules":{}}"#,
+        #"{"grid":[],"counts":{},"byNumber":{},"optional":[],"rules":{"EU":[{"approved":true},{}]}}"#,
+        #"{"grid":{},"counts":[],"byNumber":{},"optional":[],"rules":{}}"#,
+    ])
+    func collectionsDecodeAndFailAsWithJSONDecoder(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        let foundation = Result { try JSONDecoder().decode(Nested.self, from: Data(bytes)) }
+        let ours = Result { try Self.viaJSONValue(Nested.self, bytes) }
+        switch (foundation, ours) {
+        case (.success(let a), .success(let b)): #expect(a == b)
+        case (.failure(let a), .failure(let b)): #expect(Self.summary(a) == Self.summary(b))
+        default: Issue.record("JSONDecoder: \(foundation); JSONValueDecoder: \(ours)")
+        }
+    }
+
     @Test func integersOutOfRangeAndFloatsFromIntegers() throws {
         struct Numbers: Decodable, Equatable { var small: Int8; var double: Double }
         #expect(try Self.viaJSONValue(Numbers.self, Array(#"{"small":-128,"double":3}"#.utf8)) == Numbers(small: -128, double: 3))

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A JSON value with one byte encoding, for what pack signatures cover.
 ///
 /// The canonical form (what `encoded` writes and `parse(canonical:)` insists on):
@@ -332,8 +338,12 @@ public enum JSONValue: Sendable, Equatable {
             // `String(decoding:)` is specialised for a byte buffer (`String(validating:)` is not,
             // and its generic path dominated the parse); it replaces bad sequences with U+FFFD,
             // so the bytes were valid exactly when the string spells them unchanged.
-            let s = String(decoding: utf8, as: UTF8.self)
-            guard isASCII || s.utf8.elementsEqual(utf8) else { throw fail("has a string that is not UTF-8") }
+            var s = String(decoding: utf8, as: UTF8.self)
+            if isASCII { return s }
+            let unchanged = s.withUTF8 { out in
+                out.count == utf8.count && (out.isEmpty || memcmp(out.baseAddress!, utf8.baseAddress!, out.count) == 0)
+            }
+            guard unchanged else { throw fail("has a string that is not UTF-8") }
             return s
         }
 

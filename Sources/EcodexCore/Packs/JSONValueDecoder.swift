@@ -82,6 +82,10 @@ private enum JSONValueDecoding {
         if T.self == [String: [String]].self { return unsafeBitCast(try stringLists(value, at: node()), to: T.self) }
         if T.self == Int.self { return unsafeBitCast(try integer(Int.self, value, at: node()), to: T.self) }
         if T.self == Bool.self { return unsafeBitCast(try bool(value, at: node()), to: T.self) }
+        // Other arrays and string-keyed dictionaries: no container per element either.
+        if let collection = T.self as? any JSONValueCollection.Type {
+            return try collection.decode(value, at: node(), userInfo: userInfo) as! T
+        }
         return try T(from: ValueDecoder(value: value, node: node(), userInfo: userInfo))
     }
 
@@ -98,12 +102,11 @@ private enum JSONValueDecoding {
 
     static func stringLists(_ value: JSONValue, at node: @autoclosure () -> CodingPathNode) throws -> [String: [String]] {
         guard case .object(let members) = value else { throw mismatch([String: Any].self, value, at: node()) }
-        var out: [String: [String]] = [:]
-        out.reserveCapacity(members.count)
-        for (key, list) in members {
-            out[key] = try strings(list, at: .key(DictionaryKey(key), node()))
-        }
-        return out
+        // mapValues keeps the hash table as it is instead of hashing every key again.
+        if let lists = try? members.mapValues({ try strings($0, at: .root) }) { return lists }
+        // Something is wrong: find it again, this time to name it.
+        for (key, list) in members { _ = try strings(list, at: .key(DictionaryKey(key), node())) }
+        preconditionFailure("a list failed to decode once but not twice")
     }
 
     static func context(_ node: CodingPathNode, _ description: String) -> DecodingError.Context {
@@ -161,6 +164,36 @@ private enum JSONValueDecoding {
     static func unkeyed(_ value: JSONValue, at node: CodingPathNode, userInfo: [CodingUserInfoKey: any Sendable]) throws -> any UnkeyedDecodingContainer {
         guard case .array(let items) = value else { throw mismatch([Any].self, value, at: node) }
         return UnkeyedContainer(items: items, node: node, userInfo: userInfo)
+    }
+}
+
+/// Arrays and string-keyed dictionaries, decoded element by element as the
+/// standard library's `init(from:)` would, without its containers and keys.
+private protocol JSONValueCollection {
+    static func decode(_ value: JSONValue, at node: CodingPathNode, userInfo: [CodingUserInfoKey: any Sendable]) throws -> Self
+}
+
+extension Array: JSONValueCollection where Element: Decodable {
+    fileprivate static func decode(_ value: JSONValue, at node: CodingPathNode, userInfo: [CodingUserInfoKey: any Sendable]) throws -> Self {
+        guard case .array(let items) = value else { throw JSONValueDecoding.mismatch([Any].self, value, at: node) }
+        var out: [Element] = []
+        out.reserveCapacity(items.count)
+        for (i, item) in items.enumerated() {
+            out.append(try JSONValueDecoding.decode(Element.self, from: item, at: .index(i, node), userInfo: userInfo))
+        }
+        return out
+    }
+}
+
+extension Dictionary: JSONValueCollection where Key == String, Value: Decodable {
+    fileprivate static func decode(_ value: JSONValue, at node: CodingPathNode, userInfo: [CodingUserInfoKey: any Sendable]) throws -> Self {
+        guard case .object(let members) = value else { throw JSONValueDecoding.mismatch([String: Any].self, value, at: node) }
+        var out: [String: Value] = [:]
+        out.reserveCapacity(members.count)
+        for (key, member) in members {
+            out[key] = try JSONValueDecoding.decode(Value.self, from: member, at: .key(DictionaryKey(key), node), userInfo: userInfo)
+        }
+        return out
     }
 }
 
