@@ -69,6 +69,25 @@ public enum Readability {
 
     /// True when `text` uses "safe" or "unsafe" as a word (not "safety", which states a fact).
     public static func mentionsSafety(_ text: String) -> Bool {
+        // ASCII text, nearly all of it, byte by byte: a word's first six letters
+        // packed in an integer. Anything else goes the Unicode way below.
+        let safe: UInt64 = 0x73_61_66_65, unsafe: UInt64 = 0x75_6E_73_61_66_65
+        var packed: UInt64 = 0, length = 0, plain = true
+        for byte in text.utf8 {
+            guard byte < 0x80 else { return mentionsSafetyByScalar(text) }
+            let lower = byte | 0x20
+            if lower >= 0x61 && lower <= 0x7A {
+                if length < 6 { packed = packed << 8 | UInt64(lower); length += 1 } else { plain = false }
+            } else if length > 0 || !plain {
+                if plain && (packed == safe || packed == unsafe) { return true }
+                packed = 0; length = 0; plain = true
+            }
+        }
+        return plain && (packed == safe || packed == unsafe)
+    }
+
+    /// `mentionsSafety` for any text (internal so tests can hold the ASCII path to it).
+    static func mentionsSafetyByScalar(_ text: String) -> Bool {
         var word: [UInt8] = []
         var plain = true  // the current word is ASCII letters only, at most 6 of them
         func check() -> Bool {
