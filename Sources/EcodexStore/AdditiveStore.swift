@@ -314,7 +314,7 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
             throw StoreErrors.basePackMissing(detail: "no base-pack.json in the program's resources")
         }
         do {
-            return try JSONDecoder().decode(Pack.self, from: Data(contentsOf: url))
+            return try Pack.read(from: url)
         } catch {
             throw StoreErrors.basePackMissing(detail: "\(url.path): \(error)")
         }

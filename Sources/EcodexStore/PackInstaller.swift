@@ -106,8 +106,7 @@ public final class PackInstaller {
                 // A copy of the installed store, changed in one transaction: the work is
                 // proportional to the delta, not to the whole store.
                 try FileManager.default.copyItem(atPath: location.additivesPath.path, toPath: path)
-                try Self.patch(path, with: delta, known: after)
-                try Self.writeMeta(meta, at: path)
+                try Self.patch(path, with: delta, known: after, meta: meta)
             }
         }
         appendLog(["event": "apply", "version": m.version.description, "data_version": m.dataVersion,
@@ -164,47 +163,92 @@ public final class PackInstaller {
         }
     }
 
-    /// Applies `delta` to the store file at `path` (a private copy) in one transaction.
-    /// `known` is the set of codes the store holds afterwards.
-    private static func patch(_ path: String, with delta: PackDelta, known: Set<ECode>) throws {
+    /// Applies `delta` to the store file at `path` (a private copy) in one transaction,
+    /// with the install record `meta`. `known` is the set of codes the store holds afterwards.
+    ///
+    /// The work follows the delta: a changed record's row is rewritten in place
+    /// and only the names that differ leave and join the name index, so the
+    /// names that stay keep their rows (and their order, as in a fresh build).
+    private static func patch(_ path: String, with delta: PackDelta, known: Set<ECode>, meta: [(String, String)]) throws {
         let db = try Connection(path: path, mode: .readWrite)
         defer { db.close() }
         // The copy is private until renamed, and flushed once before that.
         try db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA foreign_keys = ON")
         try db.transaction {
-            let names = try db.prepare("SELECT id, key FROM names WHERE code = ?")
+            let names = try db.prepare("SELECT id, key, name, lang, context_only, kind FROM names WHERE code = ? ORDER BY id")
             // names_fts indexes `names` as external content: rows leave the index by a 'delete' command.
             let unindex = try db.prepare("INSERT INTO names_fts (names_fts, rowid, key) VALUES ('delete', ?, ?)")
-            let index = try db.prepare("INSERT INTO names_fts (rowid, key) SELECT id, key FROM names WHERE code = ?")
+            let indexAll = try db.prepare("INSERT INTO names_fts (rowid, key) SELECT id, key FROM names WHERE code = ?")
+            let indexOne = try db.prepare("INSERT INTO names_fts (rowid, key) SELECT id, key FROM names WHERE code = ? AND lang = ? AND name = ?")
+            let deleteName = try db.prepare("DELETE FROM names WHERE id = ?")
             let deleteNames = try db.prepare("DELETE FROM names WHERE code = ?")
             let deleteRecord = try db.prepare("DELETE FROM additives WHERE code = ?")
-            for code in delta.removed + delta.changed.map(\.code) {
-                var rows: [(Int64, String)] = []
-                try names.forEachRow([.text(code.description)]) { rows.append(($0.int64(0), $0.text(1))) }
-                for (id, key) in rows { try unindex.run([.int(id), .text(key)]) }
+
+            struct StoredName { var id: Int64; var key: String; var row: StoreBuilder.NameRow }
+            struct LangName: Hashable { var lang: String; var name: String }
+            func storedNames(_ code: ECode) throws -> [StoredName] {
+                var rows: [StoredName] = []
+                try names.forEachRow([.text(code.description)]) {
+                    rows.append(StoredName(id: $0.int64(0), key: $0.text(1), row: StoreBuilder.NameRow(
+                        name: $0.text(2), lang: $0.text(3), contextOnly: $0.int64(4) != 0, exact: $0.text(5) == "exact")))
+                }
+                return rows
+            }
+
+            for code in delta.removed {
+                for stored in try storedNames(code) { try unindex.run([.int(stored.id), .text(stored.key)]) }
                 try deleteNames.run([.text(code.description)])
                 try deleteRecord.run([.text(code.description)])
             }
             let writer = try StoreBuilder.RecordWriter(db)
-            for additive in delta.added + delta.changed {
+            for additive in delta.changed {
+                let code = additive.code.description
+                try writer.update(additive, parent: StoreBuilder.parentCode(of: additive, known: known))
+                // The rows a fresh insert would make: the first of each (lang, name) wins, as INSERT OR IGNORE does.
+                var taken = Set<LangName>()
+                let wanted = StoreBuilder.nameRows(of: additive).filter { taken.insert(LangName(lang: $0.lang, name: $0.name)).inserted }
+                let wantedSet = Set(wanted)
+                var kept = Set<StoreBuilder.NameRow>()
+                for stored in try storedNames(additive.code) {
+                    if wantedSet.contains(stored.row) {
+                        kept.insert(stored.row)
+                    } else {
+                        try unindex.run([.int(stored.id), .text(stored.key)])
+                        try deleteName.run([.int(stored.id)])
+                    }
+                }
+                for row in wanted where !kept.contains(row) {
+                    if try writer.insertName(row, of: additive) {
+                        try indexOne.run([.text(code), .text(row.lang), .text(row.name)])
+                    }
+                }
+            }
+            for additive in delta.added {
                 try writer.insert(additive, parent: StoreBuilder.parentCode(of: additive, known: known))
-                try index.run([.text(additive.code.description)])
+                try indexAll.run([.text(additive.code.description)])
             }
             // A record added or removed can change which ancestor other records hang under.
-            var updates: [(String, String?)] = []
-            var orphans: [String] = []
-            try db.prepare("SELECT code, parent, json_extract(record, '$.parent') FROM additives").forEachRow { row in
-                guard let code = ECode(row.text(0)) else { return }
-                let declared = row.optionalText(2).flatMap(ECode.init)
-                if let declared, !known.contains(declared) { orphans.append(code.description) }
-                let parent = StoreBuilder.parentCode(of: code, declared: declared, known: known)?.description
-                if parent != row.optionalText(1) { updates.append((code.description, parent)) }
+            // When no code comes or goes, a record's parent (its declared one if present,
+            // else its closest present ancestor) can change only for the records the
+            // delta changes, and those were just written with theirs.
+            if !delta.added.isEmpty || !delta.removed.isEmpty {
+                var updates: [(String, String?)] = []
+                var orphans: [String] = []
+                try db.prepare("SELECT code, parent, json_extract(record, '$.parent') FROM additives").forEachRow { row in
+                    guard let code = ECode(row.text(0)) else { return }
+                    let declared = row.optionalText(2).flatMap(ECode.init)
+                    if let declared, !known.contains(declared) { orphans.append(code.description) }
+                    let parent = StoreBuilder.parentCode(of: code, declared: declared, known: known)?.description
+                    if parent != row.optionalText(1) { updates.append((code.description, parent)) }
+                }
+                if let orphan = orphans.first {
+                    throw PackError.schema("\(orphan) names a parent the update removes")
+                }
+                let setParent = try db.prepare("UPDATE additives SET parent = ? WHERE code = ?")
+                for (code, parent) in updates { try setParent.run([parent.map { .text($0) } ?? .null, .text(code)]) }
             }
-            if let orphan = orphans.first {
-                throw PackError.schema("\(orphan) names a parent the update removes")
-            }
-            let setParent = try db.prepare("UPDATE additives SET parent = ? WHERE code = ?")
-            for (code, parent) in updates { try setParent.run([parent.map { .text($0) } ?? .null, .text(code)]) }
+            let insertMeta = try db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)")
+            for (key, value) in meta { try insertMeta.run([.text(key), .text(value)]) }
         }
     }
 

@@ -83,6 +83,7 @@ enum StoreBuilder {
     /// Inserts records and their names (a pack build, or a delta applied to a copy of the store).
     struct RecordWriter {
         let insertAdditive: Statement
+        let updateAdditive: Statement
         let insertName: Statement
         let encoder = JSONEncoder()
 
@@ -90,29 +91,50 @@ enum StoreBuilder {
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             insertAdditive = try db.prepare("""
                 INSERT INTO additives (code, number, parent, canonical_name, classes, evidence_level, label_frequency, record)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                """)
+            updateAdditive = try db.prepare("""
+                UPDATE additives SET number = ?2, parent = ?3, canonical_name = ?4, classes = ?5, evidence_level = ?6,
+                    label_frequency = ?7, record = ?8
+                WHERE code = ?1
                 """)
             insertName = try db.prepare("""
                 INSERT OR IGNORE INTO names (key, name, code, lang, context_only, kind) VALUES (?, ?, ?, ?, ?, ?)
                 """)
         }
 
-        func insert(_ additive: Additive, parent: ECode?) throws {
+        /// The `additives` row's values, in the order both statements number them.
+        private func columns(_ additive: Additive, parent: ECode?) throws -> [SQLValue] {
             let record = String(decoding: try encoder.encode(additive), as: UTF8.self)
-            try insertAdditive.run([
+            return [
                 .text(additive.code.description), .int(Int64(additive.code.number)),
                 parent.map { .text($0.description) } ?? .null, .text(additive.canonicalName),
                 .text(additive.classes.joined(separator: ",")), .text(additive.evidenceLevel.rawValue),
                 .int(Int64(max(0, additive.labelFrequency))), .text(record),
+            ]
+        }
+
+        /// Adds the record and its names (not to `names_fts`: a build rebuilds the index, a patch indexes what it adds).
+        func insert(_ additive: Additive, parent: ECode?) throws {
+            try insertAdditive.run(columns(additive, parent: parent))
+            for row in nameRows(of: additive) { try insertName(row, of: additive) }
+        }
+
+        /// Rewrites the row of a record the store has, leaving its names alone.
+        func update(_ additive: Additive, parent: ECode?) throws {
+            try updateAdditive.run(columns(additive, parent: parent))
+        }
+
+        /// Adds one of the record's names; false when its key is empty, so it is not stored.
+        @discardableResult
+        func insertName(_ row: NameRow, of additive: Additive) throws -> Bool {
+            let key = NameKey.normalize(row.name)
+            guard !key.isEmpty else { return false }
+            try insertName.run([
+                .text(key), .text(row.name), .text(additive.code.description), .text(row.lang),
+                .int(row.contextOnly ? 1 : 0), .text(row.exact ? "exact" : "alias"),
             ])
-            for row in nameRows(of: additive) {
-                let key = NameKey.normalize(row.name)
-                guard !key.isEmpty else { continue }
-                try insertName.run([
-                    .text(key), .text(row.name), .text(additive.code.description), .text(row.lang),
-                    .int(row.contextOnly ? 1 : 0), .text(row.exact ? "exact" : "alias"),
-                ])
-            }
+            return true
         }
     }
 
@@ -133,7 +155,7 @@ enum StoreBuilder {
         return nil
     }
 
-    struct NameRow {
+    struct NameRow: Hashable {
         var name: String
         var lang: String
         var contextOnly: Bool

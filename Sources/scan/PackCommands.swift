@@ -213,7 +213,7 @@ extension PackCommand {
             return Pack(version: m.version.description, dataVersion: m.dataVersion, regions: m.regions, additives: all)
         }
         do {
-            return try JSONDecoder().decode(Pack.self, from: Data(bytes))
+            return try Pack.decode(bytes)
         } catch {
             throw PackError.malformed("\(path) is neither a built pack nor a pack file")
         }

@@ -58,6 +58,22 @@ enum PackSigningFixture {
     func refusesWhatItCannotRepresent(_ text: String) {
         #expect(throws: CanonicalJSONError.self) { try JSONValue.parse(Array(text.utf8)) }
     }
+
+    /// Bytes that are not UTF-8 inside a string: a stray byte, a cut-off sequence, an overlong form, a surrogate.
+    @Test(arguments: [[0xFF], [0xF0, 0x9F, 0x98], [0xF0, 0x9F, 0x98, 0x41], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0x41, 0x80]] as [[UInt8]])
+    func refusesStringsThatAreNotUTF8(_ inside: [UInt8]) {
+        #expect(throws: CanonicalJSONError.self) { try JSONValue.parse([0x5B, 0x22] + inside + [0x22, 0x5D]) }
+        // The same with an escape before, which takes the slow path.
+        #expect(throws: CanonicalJSONError.self) { try JSONValue.parse(Array(#"["\n"#.utf8) + inside + [0x22, 0x5D]) }
+    }
+
+    @Test func parsesEveryIntegerInRange() throws {
+        #expect(try JSONValue.parse(Array("[-9223372036854775808,9223372036854775807,0,-1]".utf8))
+            == .array([.int(.min), .int(.max), .int(0), .int(-1)]))
+        for bad in ["[9223372036854775808]", "[-9223372036854775809]", "[-]", "[-a]"] {
+            #expect(throws: CanonicalJSONError.self, "\(bad)") { try JSONValue.parse(Array(bad.utf8)) }
+        }
+    }
 }
 
 @Suite struct SemanticVersionTests {

@@ -23,6 +23,22 @@ import Testing
         #expect(!Readability.mentionsSafety("Unsafely worded"))
     }
 
+    /// The ASCII fast path answers as the Unicode path does, on every line the base pack shows and on edge cases.
+    @Test func safetyWordsByteByByteMatchTheUnicodeWay() {
+        var texts = ["safe", "SAFE", "unsafe", "Unsafe!", "safest", "safe6", "6safe", "un-safe", "unsafeunsafe", "safe's", "x safe",
+                     "safeguard", "a  safe  b", "", " ", "sAfE.", "unsafely", "safe\nunsafe", "not-safe", "safe\u{0}"]
+        for a in BasePackTests.pack.additives {
+            texts.append(a.plainRisk.summary)
+            texts += a.plainRisk.audience
+            if let c = a.concern { texts.append(c) }
+            for rule in a.regionRules.values { texts += [rule.statement, rule.conditions].compactMap { $0 } }
+        }
+        for text in texts {
+            #expect(Readability.mentionsSafety(text) == Readability.mentionsSafetyByScalar(text), "\(text)")
+        }
+        #expect(texts.contains(where: Readability.mentionsSafety))
+    }
+
     @Test func wordCountSkipsLoosePunctuation() {
         #expect(Readability.wordCount("Mono- and diglycerides – E471 .") == 4)
         #expect(Readability.isBlank(" \t "))

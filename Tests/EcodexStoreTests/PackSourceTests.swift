@@ -48,6 +48,23 @@ import Testing
         #expect(badCode?.field == "code")
     }
 
+    @Test func aByteOrderMarkIsSkippedAndARepeatedKeyIsAnError() throws {
+        var records = Fixtures.records
+        records["E102.json"] = "\u{FEFF}" + records["E102.json"]!
+        let scratch = try Fixtures.Scratch()
+        let pack = try PackSource.load(directory: Fixtures.writePackSource(in: scratch.url, records: records))
+        #expect(pack == (try Fixtures.pack()))
+
+        records["E330.json"] = records["E330.json"]!.replacingOccurrences(of: #""evidence_level": "Regulatory","#,
+                                                                          with: #""evidence_level": "Regulatory", "evidence_level": "Limited","#)
+        let other = try Fixtures.Scratch()
+        let error = #expect(throws: PackSourceError.self) {
+            try PackSource.load(directory: Fixtures.writePackSource(in: other.url, records: records))
+        }
+        #expect(error?.file.hasSuffix("additives/E330.json") == true)
+        #expect(error?.message.contains("repeats the key \"evidence_level\"") == true)
+    }
+
     @Test func validationFindsContentProblems() throws {
         var pack = try Fixtures.pack()
         let i = pack.additives.firstIndex { $0.code == ECode("E330") }!

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A JSON value with one byte encoding, for what pack signatures cover.
 ///
 /// The canonical form (what `encoded` writes and `parse(canonical:)` insists on):
@@ -42,7 +48,7 @@ public enum JSONValue: Sendable, Equatable {
             out.append(UInt8(ascii: "]"))
         case .object(let members):
             out.append(UInt8(ascii: "{"))
-            for (i, key) in members.keys.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }).enumerated() {
+            for (i, key) in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 JSONValue.encodeString(key, into: &out)
                 out.append(UInt8(ascii: ":"))
@@ -105,25 +111,52 @@ public enum JSONValue: Sendable, Equatable {
 
     /// Parses `bytes` and requires them to be exactly the canonical encoding of the result.
     public static func parse(canonical bytes: some Collection<UInt8>) throws(CanonicalJSONError) -> JSONValue {
-        let array = Array(bytes)
-        var parser = Parser(bytes: array)
-        let value = try parser.parseDocument()
-        guard value.encoded == array else { throw CanonicalJSONError(offset: 0, reason: "is valid JSON but not in canonical form") }
-        return value
+        try withBuffer(bytes) { buffer throws(CanonicalJSONError) in
+            var parser = Parser(bytes: buffer)
+            let value = try parser.parseDocument()
+            guard value.encoded.elementsEqual(buffer) else { throw CanonicalJSONError(offset: 0, reason: "is valid JSON but not in canonical form") }
+            return value
+        }
     }
 
     /// Parses any JSON text (strictly: duplicate keys, fractions and exponents are refused).
     public static func parse(_ bytes: some Collection<UInt8>) throws(CanonicalJSONError) -> JSONValue {
-        var parser = Parser(bytes: Array(bytes))
-        return try parser.parseDocument()
+        try withBuffer(bytes) { buffer throws(CanonicalJSONError) in
+            var parser = Parser(bytes: buffer)
+            return try parser.parseDocument()
+        }
     }
 
+    /// Runs `body` on the bytes in contiguous memory (copying them only when they are not).
+    private static func withBuffer(
+        _ bytes: some Collection<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) throws(CanonicalJSONError) -> JSONValue
+    ) throws(CanonicalJSONError) -> JSONValue {
+        var result: Result<JSONValue, CanonicalJSONError>?
+        bytes.withContiguousStorageIfAvailable { buffer in
+            result = Result { () throws(CanonicalJSONError) in try body(buffer) }
+        }
+        if result == nil {
+            Array(bytes).withUnsafeBufferPointer { buffer in
+                result = Result { () throws(CanonicalJSONError) in try body(buffer) }
+            }
+        }
+        return try result!.get()
+    }
+
+    /// A recursive-descent parser over a byte buffer. Strings without escapes
+    /// (nearly all of them) become `String`s straight from the buffer.
     private struct Parser {
-        let bytes: [UInt8]
+        let bytes: UnsafeBufferPointer<UInt8>
+        let count: Int
         var i = 0
         var depth = 0
+        /// Members of the objects being parsed, innermost last, with the offset after each value.
+        var pending: [(key: String, value: JSONValue, end: Int)] = []
 
-        init(bytes: [UInt8]) { self.bytes = bytes }
+        init(bytes: UnsafeBufferPointer<UInt8>) {
+            self.bytes = bytes
+            count = bytes.count
+        }
 
         func fail(_ reason: String) -> CanonicalJSONError { CanonicalJSONError(offset: i, reason: reason) }
 
@@ -131,16 +164,21 @@ public enum JSONValue: Sendable, Equatable {
             skipSpace()
             let value = try parseValue()
             skipSpace()
-            guard i == bytes.count else { throw fail("has bytes after the end of the JSON value") }
+            guard i == count else { throw fail("has bytes after the end of the JSON value") }
             return value
         }
 
+        @inline(__always)
         mutating func skipSpace() {
-            while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }
+            while i < count {
+                let b = bytes[i]
+                guard b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 else { return }
+                i += 1
+            }
         }
 
         mutating func parseValue() throws(CanonicalJSONError) -> JSONValue {
-            guard i < bytes.count else { throw fail("ends too early") }
+            guard i < count else { throw fail("ends too early") }
             switch bytes[i] {
             case UInt8(ascii: "{"): return try parseObject()
             case UInt8(ascii: "["): return try parseArray()
@@ -153,10 +191,11 @@ public enum JSONValue: Sendable, Equatable {
             }
         }
 
-        mutating func literal(_ word: String) throws(CanonicalJSONError) {
-            let w = Array(word.utf8)
-            guard i + w.count <= bytes.count, Array(bytes[i..<(i + w.count)]) == w else { throw fail("has an unknown word") }
-            i += w.count
+        mutating func literal(_ word: StaticString) throws(CanonicalJSONError) {
+            let n = word.utf8CodeUnitCount
+            guard i + n <= count else { throw fail("has an unknown word") }
+            for k in 0..<n where bytes[i + k] != word.utf8Start[k] { throw fail("has an unknown word") }
+            i += n
         }
 
         mutating func enter() throws(CanonicalJSONError) {
@@ -168,25 +207,33 @@ public enum JSONValue: Sendable, Equatable {
             try enter()
             defer { depth -= 1 }
             i += 1
-            var members: [String: JSONValue] = [:]
             skipSpace()
-            if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+            if i < count, bytes[i] == UInt8(ascii: "}") { i += 1; return .object([:]) }
+            // Members wait on a stack shared by all levels, so the dictionary is
+            // made once at its final size instead of growing (and rehashing) as it fills.
+            let first = pending.count
             while true {
                 skipSpace()
-                guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw fail("expects a key") }
+                guard i < count, bytes[i] == UInt8(ascii: "\"") else { throw fail("expects a key") }
                 let key = try parseString()
                 skipSpace()
-                guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expects ':'") }
+                guard i < count, bytes[i] == UInt8(ascii: ":") else { throw fail("expects ':'") }
                 i += 1
                 skipSpace()
                 let value = try parseValue()
-                guard members.updateValue(value, forKey: key) == nil else { throw fail("repeats the key \"\(key)\"") }
+                pending.append((key, value, i))
                 skipSpace()
-                guard i < bytes.count else { throw fail("ends too early") }
+                guard i < count else { throw fail("ends too early") }
                 if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-                if bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+                if bytes[i] == UInt8(ascii: "}") { i += 1; break }
                 throw fail("expects ',' or '}'")
             }
+            var members = [String: JSONValue](minimumCapacity: pending.count - first)
+            for (key, value, end) in pending[first...] where members.updateValue(value, forKey: key) != nil {
+                throw CanonicalJSONError(offset: end, reason: "repeats the key \"\(key)\"")
+            }
+            pending.removeSubrange(first...)
+            return .object(members)
         }
 
         mutating func parseArray() throws(CanonicalJSONError) -> JSONValue {
@@ -195,40 +242,69 @@ public enum JSONValue: Sendable, Equatable {
             i += 1
             var items: [JSONValue] = []
             skipSpace()
-            if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+            if i < count, bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
             while true {
                 skipSpace()
                 items.append(try parseValue())
                 skipSpace()
-                guard i < bytes.count else { throw fail("ends too early") }
+                guard i < count else { throw fail("ends too early") }
                 if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
                 if bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
                 throw fail("expects ',' or ']'")
             }
         }
 
+        /// An integer in Int64 range. Leading zeros and `-0` parse (the canonical
+        /// check refuses them); fractions and exponents do not.
         mutating func parseInt() throws(CanonicalJSONError) -> Int64 {
             let start = i
-            if bytes[i] == UInt8(ascii: "-") { i += 1 }
-            while i < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[i]) { i += 1 }
-            if i < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[i]) {
+            let negative = bytes[i] == UInt8(ascii: "-")
+            if negative { i += 1 }
+            // Accumulate negatively so Int64.min fits.
+            var value: Int64 = 0
+            var overflow = false
+            let digitsStart = i
+            while i < count, bytes[i] &- UInt8(ascii: "0") < 10 {
+                let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+                let (next, o2) = times10.subtractingReportingOverflow(Int64(bytes[i] &- UInt8(ascii: "0")))
+                overflow = overflow || o1 || o2
+                value = next
+                i += 1
+            }
+            if i < count, bytes[i] == UInt8(ascii: ".") || bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
                 throw fail("has a number that is not an integer")
             }
-            guard let value = Int64(String(decoding: bytes[start..<i], as: UTF8.self)) else { throw fail("has a bad number") }
-            return value
+            guard i > digitsStart, !overflow else { i = start; throw fail("has a bad number") }
+            if negative { return value }
+            guard value != .min else { i = start; throw fail("has a bad number") }
+            return -value
         }
 
         mutating func parseString() throws(CanonicalJSONError) -> String {
             i += 1
-            var out: [UInt8] = []
+            let start = i
+            // Fast path: no escapes, so the string is the bytes as they stand.
+            var allBits: UInt8 = 0
+            while i < count {
+                let b = bytes[i]
+                if b == UInt8(ascii: "\"") {
+                    let s = try makeString(UnsafeBufferPointer(rebasing: bytes[start..<i]), isASCII: allBits < 0x80)
+                    i += 1
+                    return s
+                }
+                if b == UInt8(ascii: "\\") || b < 0x20 { break }
+                allBits |= b
+                i += 1
+            }
+            var out = Array(bytes[start..<i])
             while true {
-                guard i < bytes.count else { throw fail("has an unterminated string") }
+                guard i < count else { throw fail("has an unterminated string") }
                 let b = bytes[i]
                 if b == UInt8(ascii: "\"") { i += 1; break }
                 if b < 0x20 { throw fail("has a control character in a string") }
                 if b != UInt8(ascii: "\\") { out.append(b); i += 1; continue }
                 i += 1
-                guard i < bytes.count else { throw fail("has an unterminated string") }
+                guard i < count else { throw fail("has an unterminated string") }
                 let e = bytes[i]
                 i += 1
                 switch e {
@@ -241,7 +317,7 @@ public enum JSONValue: Sendable, Equatable {
                 case UInt8(ascii: "u"):
                     var scalar = try hex4()
                     if (0xD800..<0xDC00).contains(scalar) {
-                        guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else {
+                        guard i + 1 < count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else {
                             throw fail("has a lone surrogate")
                         }
                         i += 2
@@ -250,16 +326,29 @@ public enum JSONValue: Sendable, Equatable {
                         scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                     }
                     guard let u = Unicode.Scalar(scalar) else { throw fail("has a lone surrogate") }
-                    out += Array(String(Character(u)).utf8)
+                    UTF8.encode(u) { out.append($0) }
                 default: throw fail("has a bad escape")
                 }
             }
-            guard let s = String(validating: out, as: UTF8.self) else { throw fail("has a string that is not UTF-8") }
+            return try out.withUnsafeBufferPointer { buffer throws(CanonicalJSONError) in try makeString(buffer, isASCII: false) }
+        }
+
+        /// The string spelled by `utf8`, which must be valid UTF-8.
+        func makeString(_ utf8: UnsafeBufferPointer<UInt8>, isASCII: Bool) throws(CanonicalJSONError) -> String {
+            // `String(decoding:)` is specialised for a byte buffer (`String(validating:)` is not,
+            // and its generic path dominated the parse); it replaces bad sequences with U+FFFD,
+            // so the bytes were valid exactly when the string spells them unchanged.
+            var s = String(decoding: utf8, as: UTF8.self)
+            if isASCII { return s }
+            let unchanged = s.withUTF8 { out in
+                out.count == utf8.count && (out.isEmpty || memcmp(out.baseAddress!, utf8.baseAddress!, out.count) == 0)
+            }
+            guard unchanged else { throw fail("has a string that is not UTF-8") }
             return s
         }
 
         mutating func hex4() throws(CanonicalJSONError) -> UInt32 {
-            guard i + 4 <= bytes.count else { throw fail("has a bad \\u escape") }
+            guard i + 4 <= count else { throw fail("has a bad \\u escape") }
             var v: UInt32 = 0
             for _ in 0..<4 {
                 let c = bytes[i]

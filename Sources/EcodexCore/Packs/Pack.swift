@@ -42,6 +42,14 @@ extension Pack {
 
     /// Reads a built pack written by `write(to:)`.
     public static func read(from url: URL) throws -> Pack {
-        try JSONDecoder().decode(Pack.self, from: Data(contentsOf: url))
+        try decode(Data(contentsOf: url))
+    }
+
+    /// Decodes a built pack's bytes. Parsed as `JSONValue` and decoded by
+    /// `JSONValueDecoder`: the same `Codable` records, at under half the time of
+    /// `JSONDecoder` for the base pack. Throws `CanonicalJSONError` for bytes
+    /// that are not JSON, `DecodingError` for JSON that is not a pack.
+    public static func decode(_ bytes: some Collection<UInt8>) throws -> Pack {
+        try JSONValueDecoder().decode(Pack.self, from: JSONValue.parse(bytes))
     }
 }

@@ -47,9 +47,15 @@ public enum PackPayload: Sendable, Equatable {
 
     /// Decodes payload bytes; any record that does not match the schema refuses the whole payload.
     public static func decode(_ bytes: [UInt8]) throws(PackError) -> PackPayload {
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(bytes)
+        } catch {
+            throw .schema("the payload is not JSON this program reads: \(error)")
+        }
         let wire: Wire
         do {
-            wire = try JSONDecoder().decode(Wire.self, from: Data(bytes))
+            wire = try JSONValueDecoder().decode(Wire.self, from: json)
         } catch let error as DecodingError {
             throw .schema(PackPayload.describe(error))
         } catch {

@@ -54,7 +54,7 @@ public enum Readability {
         var count = 0
         var inToken = false, tokenCounted = false
         for scalar in text.unicodeScalars {
-            if scalar.properties.isWhitespace {
+            if isWhitespace(scalar) {
                 inToken = false
                 continue
             }
@@ -69,6 +69,25 @@ public enum Readability {
 
     /// True when `text` uses "safe" or "unsafe" as a word (not "safety", which states a fact).
     public static func mentionsSafety(_ text: String) -> Bool {
+        // ASCII text, nearly all of it, byte by byte: a word's first six letters
+        // packed in an integer. Anything else goes the Unicode way below.
+        let safe: UInt64 = 0x73_61_66_65, unsafe: UInt64 = 0x75_6E_73_61_66_65
+        var packed: UInt64 = 0, length = 0, plain = true
+        for byte in text.utf8 {
+            guard byte < 0x80 else { return mentionsSafetyByScalar(text) }
+            let lower = byte | 0x20
+            if lower >= 0x61 && lower <= 0x7A {
+                if length < 6 { packed = packed << 8 | UInt64(lower); length += 1 } else { plain = false }
+            } else if length > 0 || !plain {
+                if plain && (packed == safe || packed == unsafe) { return true }
+                packed = 0; length = 0; plain = true
+            }
+        }
+        return plain && (packed == safe || packed == unsafe)
+    }
+
+    /// `mentionsSafety` for any text (internal so tests can hold the ASCII path to it).
+    static func mentionsSafetyByScalar(_ text: String) -> Bool {
         var word: [UInt8] = []
         var plain = true  // the current word is ASCII letters only, at most 6 of them
         func check() -> Bool {
@@ -76,7 +95,7 @@ public enum Readability {
             return plain && (word == safe || word == unsafe)
         }
         for scalar in text.unicodeScalars {
-            if scalar.properties.isAlphabetic {
+            if isAlphabetic(scalar) {
                 if let letter = asciiLowercaseLetter(scalar), word.count < 6 { word.append(letter) } else { plain = false }
             } else if !word.isEmpty || !plain {
                 if check() { return true }
@@ -87,7 +106,7 @@ public enum Readability {
 
     /// True when `text` is empty or only white space.
     public static func isBlank(_ text: String) -> Bool {
-        text.unicodeScalars.allSatisfy(\.properties.isWhitespace)
+        text.unicodeScalars.allSatisfy(isWhitespace)
     }
 
     // MARK: - Scalars
@@ -97,6 +116,22 @@ public enum Readability {
 
     private static func isWordScalar(_ s: Unicode.Scalar) -> Bool {
         s == "'" || s == "’" || s == "-" || isLetterOrDigit(s)
+    }
+
+    // ASCII answers first: the Unicode property tables cost a lookup per scalar,
+    // and nearly every scalar in a pack is ASCII.
+
+    private static func isWhitespace(_ s: Unicode.Scalar) -> Bool {
+        if s.isASCII { return s.value == 0x20 || (s.value >= 0x09 && s.value <= 0x0D) }
+        return s.properties.isWhitespace
+    }
+
+    private static func isAlphabetic(_ s: Unicode.Scalar) -> Bool {
+        if s.isASCII {
+            let v = s.value | 0x20
+            return v >= 0x61 && v <= 0x7A
+        }
+        return s.properties.isAlphabetic
     }
 
     private static func isLetterOrDigit(_ s: Unicode.Scalar) -> Bool {
