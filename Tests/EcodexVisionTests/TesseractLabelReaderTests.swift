@@ -132,7 +132,23 @@ import Testing
         for name in ["irockel_image-5.jpg", "irockel_image-12.jpg"] {
             let result = try reader.read(imageAt: Fixtures.real(name))
             #expect(!result.steps.contains { $0.hasPrefix("straighten") }, "\(name): \(result.steps)")
+            #expect(!result.steps.contains { $0.hasPrefix("denoise") }, "\(name): \(result.steps)")
         }
+    }
+
+    /// A label photographed in poor light, dim and grainy (a hard-tier gold-set image).
+    @Test func smoothsGrainOutOfADarkPhoto() throws {
+        let path = Fixtures.packageRoot + "/goldset/synth/g0098.jpg"
+        let result = try reader.read(imageAt: path)
+        #expect(result.steps.contains { $0.hasPrefix("denoise") }, "steps: \(result.steps)")
+        let text = squeezed(result.text)
+        for expected in ["verdickungsmittel", "e415", "weissweinessig"] {
+            #expect(text.contains(expected), "missing \(expected) in \(result.text)")
+        }
+        var plain = PreprocessOptions()
+        plain.denoise = false
+        let grainy = try TesseractLabelReader(languages: ["eng"], dataPath: nil, options: plain).read(imageAt: path)
+        #expect(!squeezed(grainy.text).contains("e415"), "without smoothing: \(grainy.text)")
     }
 
     @Test func turnsSidewaysTextUpright() throws {
