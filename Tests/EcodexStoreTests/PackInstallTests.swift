@@ -63,6 +63,20 @@ enum PackInstallFixture {
 
         func summary(_ code: String) throws -> String? { try open().additive(code: ECode(code)!)?.plainRisk.summary }
 
+        /// A store built from scratch from `pack`, to compare a patched store with; keep
+        /// the returned scratch folder alive as long as the store.
+        static func built(from pack: Pack) throws -> (Fixtures.Scratch, AdditiveStore) {
+            let fresh = try Fixtures.Scratch()
+            let url = fresh.url.appendingPathComponent("next.json")
+            try pack.write(to: url)
+            return (fresh, try AdditiveStore(location: fresh.location, basePackURL: url))
+        }
+
+        /// Every name row of a store, sorted (a patched store lists a changed record's names last).
+        static func names(_ store: AdditiveStore) throws -> [String] {
+            try store.lexicon().entries.map { "\($0.code) \($0.lang) \($0.name) \($0.contextOnly)" }.sorted()
+        }
+
         /// The data folder's file names, without the lock and the log.
         var files: [String] {
             ((try? FileManager.default.contentsOfDirectory(atPath: scratch.location.directory.path)) ?? [])
@@ -115,17 +129,11 @@ enum PackInstallFixture {
         next.additives.append(group)
         try s.installer.apply(F.delta(from: s.base, to: next), source: "test")
 
-        let fresh = try Fixtures.Scratch()
-        let freshURL = fresh.url.appendingPathComponent("next.json")
-        try next.write(to: freshURL)
-        let built = try AdditiveStore(location: fresh.location, basePackURL: freshURL)
+        let (fresh, built) = try Setup.built(from: next)
+        defer { _ = fresh }
         let patched = try s.open()
         #expect(try patched.allAdditives() == built.allAdditives())
-        // The same names (a patched store lists a changed record's names last, so compare as sets).
-        func names(_ store: AdditiveStore) throws -> [String] {
-            try store.lexicon().entries.map { "\($0.code) \($0.lang) \($0.name) \($0.contextOnly)" }.sorted()
-        }
-        #expect(try names(patched) == names(built))
+        #expect(try Setup.names(patched) == Setup.names(built))
         #expect(try patched.lexicon().knownCodes == built.lexicon().knownCodes)
         for query in ["sorbate", "Natriumbenzoat", "carotene", "citric", "tartrazien", "E160", "Karmin"] {
             #expect(try patched.search(query) == built.search(query), "search \(query)")
@@ -149,15 +157,10 @@ enum PackInstallFixture {
         next.additives[i].contextNames = ["Citric acid", "sour salt"]       // one flag flips, one name is context-only
         try s.installer.apply(F.delta(from: s.base, to: next), source: "test")
 
-        let fresh = try Fixtures.Scratch()
-        let freshURL = fresh.url.appendingPathComponent("next.json")
-        try next.write(to: freshURL)
-        let built = try AdditiveStore(location: fresh.location, basePackURL: freshURL)
+        let (fresh, built) = try Setup.built(from: next)
+        defer { _ = fresh }
         let patched = try s.open()
-        func names(_ store: AdditiveStore) throws -> [String] {
-            try store.lexicon().entries.map { "\($0.code) \($0.lang) \($0.name) \($0.contextOnly)" }.sorted()
-        }
-        #expect(try names(patched) == names(built))
+        #expect(try Setup.names(patched) == Setup.names(built))
         for query in ["Zitronen", "citronen", "Citroenzuur", "Acide citrique", "citric", "sour salt", "zitronensaure"] {
             #expect(try patched.search(query) == built.search(query), "search \(query)")
         }
