@@ -100,7 +100,7 @@ public final class TesseractLabelReader: LabelReader {
                                       detail: "\(error)")
         }
         let prepared_at = DispatchTime.now()
-        let first = try engine.recognizeWithBudget(prepared.image, budgetMs: budgetMs)
+        let first = try engine.recognize(prepared.image, budgetMs: budgetMs)
         var raw = first.words
         var timedOut = first.timedOut
         let left = budgetMs - Int(Self.ms(prepared_at, DispatchTime.now()))
@@ -137,7 +137,7 @@ public final class TesseractLabelReader: LabelReader {
         if retryEngine == nil {
             retryEngine = try TesseractEngine(dataPath: dataPath, languages: languages, pageSegMode: pageSegMode)
         }
-        let again = try retryEngine!.recognizeWithBudget(image, budgetMs: budgetMs)
+        let again = try retryEngine!.recognize(image, budgetMs: budgetMs)
         // A retry cut short is only a part of the page: keep the complete first reading.
         if again.timedOut { return (words, false) }
         return (Self.meanConfidence(again.words) > mean ? again.words : words, false)

@@ -61,12 +61,7 @@ final class TesseractEngine {
     /// With `budgetMs`, Tesseract stops recognising once that much time has passed and
     /// the words read so far are returned; `timedOut` tells whether it stopped early.
     func recognize(_ image: PixImage, rect: (x: Int, y: Int, width: Int, height: Int)? = nil,
-                   pageSegMode: Int32? = nil, budgetMs: Int? = nil) throws -> [RecognizedWord] {
-        try recognizeWithBudget(image, rect: rect, pageSegMode: pageSegMode, budgetMs: budgetMs).words
-    }
-
-    func recognizeWithBudget(_ image: PixImage, rect: (x: Int, y: Int, width: Int, height: Int)? = nil,
-                             pageSegMode: Int32? = nil, budgetMs: Int?) throws -> (words: [RecognizedWord], timedOut: Bool) {
+                   pageSegMode: Int32? = nil, budgetMs: Int? = nil) throws -> (words: [RecognizedWord], timedOut: Bool) {
         defer { TessBaseAPIClear(handle) }
         TessBaseAPISetImage2(handle, image.pointer)
         // Our images carry no trustworthy DPI; a fixed value stops Tesseract
