@@ -112,11 +112,7 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
     /// The record for `code`, or for its closest known parent (E160a(ii) → E160a → E160).
     public func additive(code: ECode) throws -> Additive? {
         try withConnection {
-            var candidate: ECode? = code
-            while let c = candidate {
-                if let found = try record(c) { return found }
-                candidate = c.parent
-            }
+            for c in code.lineage { if let found = try record(c) { return found } }
             return nil
         }
     }

@@ -147,12 +147,7 @@ enum StoreBuilder {
 
     static func parentCode(of code: ECode, declared: ECode?, known: Set<ECode>) -> ECode? {
         if let p = declared, known.contains(p), p != code { return p }
-        var candidate = code.parent
-        while let c = candidate {
-            if known.contains(c) { return c }
-            candidate = c.parent
-        }
-        return nil
+        return code.lineage.dropFirst().first(where: known.contains)
     }
 
     struct NameRow: Hashable {

@@ -22,6 +22,10 @@ import Testing
         #expect(c.parent?.parent == ECode("E160"))
         #expect(c.base.parent == nil)
         #expect(c.withoutSubForm.description == "E160a")
+        #expect(c.lineage.map(\.description) == ["E160a(ii)", "E160a", "E160"])
+        #expect(ECode("E160")!.isAncestor(of: c))
+        #expect(!c.isAncestor(of: c))
+        #expect(!ECode("E161")!.isAncestor(of: c))
     }
 
     @Test func ordersNumerically() {

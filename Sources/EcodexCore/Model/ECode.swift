@@ -101,6 +101,18 @@ public struct ECode: Hashable, Comparable, Sendable, CustomStringConvertible, Co
         return nil
     }
 
+    /// This code, then each code up: E160a(ii), E160a, E160.
+    public var lineage: [ECode] {
+        var out = [self]
+        while let p = out[out.count - 1].parent { out.append(p) }
+        return out
+    }
+
+    /// Whether `self` is a code above `other` (E160 is above E160a(ii)).
+    public func isAncestor(of other: ECode) -> Bool {
+        other.lineage.dropFirst().contains(self)
+    }
+
     public static func < (a: ECode, b: ECode) -> Bool {
         if a.number != b.number { return a.number < b.number }
         let la = a.letter.map(String.init) ?? "", lb = b.letter.map(String.init) ?? ""

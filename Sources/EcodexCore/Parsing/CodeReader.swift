@@ -24,13 +24,7 @@ struct CodeReader {
     let knownCodes: Set<ECode>
 
     func isKnown(_ c: ECode) -> Bool {
-        if knownCodes.contains(c) { return true }
-        var p = c.parent
-        while let q = p {
-            if knownCodes.contains(q) { return true }
-            p = q.parent
-        }
-        return false
+        c.lineage.contains(where: knownCodes.contains)
     }
 
     private func word(_ i: Int) -> ArraySlice<UInt32> {

@@ -216,10 +216,10 @@ struct NameIndex: Sendable {
             m.code = c
             m.contextOnly = b.contextOnly
         case (let x?, let y?):
-            if isAncestor(y, of: x) {
+            if y.isAncestor(of: x) {
                 m.code = y
                 m.contextOnly = b.contextOnly || (x.base == y.base && a.contextOnly)
-            } else if x == y || isAncestor(x, of: y) {
+            } else if x == y || x.isAncestor(of: y) {
                 m.contextOnly = a.contextOnly || b.contextOnly
             } else if a.contextOnly && !b.contextOnly {
                 m.code = y
@@ -229,15 +229,6 @@ struct NameIndex: Sendable {
             break
         }
         return m
-    }
-
-    private static func isAncestor(_ a: ECode, of b: ECode) -> Bool {
-        var p = b.parent
-        while let q = p {
-            if q == a { return true }
-            p = q.parent
-        }
-        return false
     }
 
     @inline(__always)

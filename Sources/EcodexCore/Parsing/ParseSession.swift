@@ -242,7 +242,7 @@ struct ParseSession {
                 let b = candidates[c + 1]
                 var best = a.isCode ? a : b
                 let other = a.isCode ? b : a
-                if Self.isAncestor(best.code, of: other.code) { best.code = other.code }
+                if best.code.isAncestor(of: other.code) { best.code = other.code }
                 best.tokens = a.tokens.lowerBound..<b.tokens.upperBound
                 merged.append(([a, b], best))
                 c += 2
@@ -314,12 +314,7 @@ struct ParseSession {
     /// but `colorant : E120, vitamine C` does not make vitamin C an additive.
     private func sameFunction(_ code: ECode, _ item: IngredientStructure.Item) -> Bool {
         guard let f = item.function, f != FunctionClasses.genericID else { return false }
-        var c: ECode? = code
-        while let k = c {
-            if let own = functions[k] { return own.contains(f) }
-            c = k.parent
-        }
-        return false
+        return code.lineage.lazy.compactMap { functions[$0] }.first?.contains(f) ?? false
     }
 
     /// Whether only brackets, a hyphen or spaces separate two pieces naming one additive.
@@ -399,16 +394,7 @@ struct ParseSession {
 
     /// Same additive at the level a label writes it: `caramel` (E150) and `E150d` agree.
     private static func sameAdditive(_ a: ECode, _ b: ECode) -> Bool {
-        a == b || isAncestor(a, of: b) || isAncestor(b, of: a) || a.base == b.base
-    }
-
-    private static func isAncestor(_ a: ECode, of b: ECode) -> Bool {
-        var p = b.parent
-        while let q = p {
-            if q == a { return true }
-            p = q.parent
-        }
-        return false
+        a == b || a.isAncestor(of: b) || b.isAncestor(of: a) || a.base == b.base
     }
 }
 

@@ -47,12 +47,7 @@ public final class InMemoryCatalog: AdditiveCatalog {
     }
 
     public func additive(code: ECode) -> Additive? {
-        var c: ECode? = code
-        while let k = c {
-            if let a = records[k] { return a }
-            c = k.parent
-        }
-        return nil
+        code.lineage.lazy.compactMap { self.records[$0] }.first
     }
 
     public func lexicon() -> Lexicon { Lexicon(additives: all) }
