@@ -151,6 +151,12 @@ struct CodeReader {
         }
         guard chars.count <= 12 else { return nil }
         if end < tokens.count, isUnitOrPercent(end) { return nil }
+        // `℮ 170g`, `e180ml`: a quantity with its unit attached (℮ is the EU's estimated-quantity sign).
+        // Three digits at least: `E47l` is a slip of E471, not 47 litres.
+        if let firstLetter = chars.firstIndex(where: { !($0 >= 0x30 && $0 <= 0x39) }), firstLetter >= 3 {
+            let unit = String(decoding: chars[firstLetter...].map { UInt8(truncatingIfNeeded: $0) }, as: UTF8.self).uppercased()
+            if Self.units.contains(unit) { return nil }
+        }
         var best: Hit?
         if let c = Self.clean(chars) {
             var last = end

@@ -202,6 +202,8 @@ struct ParseSession {
             if k > 0, tokens[k - 1].kind == .word, !consumed[k - 1], !Self.conjunctions.contains(tokens[k - 1].key) {
                 continue
             }
+            // `2044.550`, `1,330`: the tail of a longer number.
+            if k >= 2, Token.isInnerNumberPunct(tokens, k - 1) { continue }
             guard let h = reader.readBare(at: k) else { continue }
             for j in h.tokens { consumed[j] = true }
             codeHits.append(h)
@@ -218,7 +220,9 @@ struct ParseSession {
         codeHits.sort { $0.tokens.lowerBound < $1.tokens.lowerBound }
         for h in codeHits {
             if !h.known {
-                if !h.needsContext { noteUnmatched(h.code) }
+                // On a photo, an unknown code read from unsure words is more likely noise than a new additive.
+                let sure = ocr.flatMap { $0.isEmpty ? nil : $0.mean(over: byteRange(h.tokens)) } ?? 1
+                if !h.needsContext, sure >= Self.shortNameConfidence { noteUnmatched(h.code) }
                 continue
             }
             candidates.append(Candidate(code: h.code, tokens: h.tokens, kind: h.kind, needsContext: h.needsContext,
@@ -283,6 +287,7 @@ struct ParseSession {
             if m.parts.count == 1 {
                 if best.contextOnly && !(item(first).map { $0.directContext || sameFunction(best.code, $0) } ?? false) { continue }
                 if best.needsContext && !context && !neighbourIsCode(best) { continue }
+                if !best.isCode, !ocrNameHolds(best) { continue }
             }
             if let it = item(first), it.inNutrientGroup, !best.isCode || best.kind == .ins { continue }
             var texts = m.parts.map { original($0.tokens) }
@@ -307,6 +312,31 @@ struct ParseSession {
             result.mentions.append(Mention(code: best.code, matchedText: texts, span: span, kind: best.kind,
                                            confidence: confidence, function: function, ingredient: ingredient))
         }
+    }
+
+    /// Confidence (0...1) OCR must have in a name's words for a fuzzy or short name to count
+    /// without a class word of its own function around it.
+    static let unsureNameConfidence = 0.75
+    static let shortNameConfidence = 0.85
+    /// Names of at most this many letters are short: OCR noise spells them by chance (`PES`, `ADA`, `Alan`).
+    static let shortNameLetters = 4
+
+    /// On OCR text, whether a name match is good evidence of an additive.
+    ///
+    /// Real phone photos read as a sea of short garbled words, and by chance some are a
+    /// short additive name (`PES`, `ADA`) or one slip from one (`Alan` → `alaun`). Such
+    /// matches count only when a class word of the additive's own function governs them
+    /// (`Verdickungsmittel: PES`), or when OCR was sure of the words (a short name at
+    /// `shortNameConfidence`, a slip at `unsureNameConfidence`: a misprint on the label).
+    /// Exact names of five letters or more, and all names in typed text, are unaffected.
+    private func ocrNameHolds(_ c: Candidate) -> Bool {
+        guard let ocr, !ocr.isEmpty else { return true }
+        let letters = tokens[c.tokens].reduce(0) { $0 + ($1.kind == .word ? $1.length : 0) }
+        let short = letters <= Self.shortNameLetters
+        guard c.kind == .fuzzy || short else { return true }
+        if let it = item(c.tokens.lowerBound), it.directContext || sameFunction(c.code, it) { return true }
+        let sure = ocr.mean(over: byteRange(c.tokens)) ?? 1
+        return sure >= (short ? Self.shortNameConfidence : Self.unsureNameConfidence)
     }
 
     /// Whether the class word governing `item` names one of `code`'s functions: under
