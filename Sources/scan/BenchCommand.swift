@@ -43,6 +43,9 @@ struct BenchCommand: ParsableCommand {
     @Flag(name: .customLong("no-baseline"), help: "Skip the tesseract-CLI baseline.")
     var noBaseline = false
 
+    @Flag(name: .customLong("no-burst"), help: "Skip reading the burst frames of images that have them.")
+    var noBurst = false
+
     @Flag(name: .customLong("no-render"), help: "Do not render missing images; skip them.")
     var noRender = false
 
@@ -127,6 +130,28 @@ struct BenchCommand: ParsableCommand {
                                          cpuMilliseconds: Self.cpuMs() - c0, error: e))
             }
         }
+        // Bursts: every frame of the same label at once, as `scan burst` reads them.
+        var bursts: [ImageScore] = []
+        let burstItems = noBurst ? [] : items.filter { !$0.burst.isEmpty }
+        if !burstItems.isEmpty {
+            let burstProgress = Progress(total: burstItems.count)
+            for item in burstItems {
+                burstProgress.step(item.file + " (burst)")
+                let frames = item.burstFrames.map(path).filter { FileManager.default.fileExists(atPath: $0) }
+                let t0 = ContinuousClock().now, c0 = Self.cpuMs()
+                do {
+                    let report = try scanner.scanBurst(at: frames, options: ScanOptions())
+                    let codes = Set(report.additives.map(\.code)).union(report.unmatched.compactMap(ECode.init))
+                    bursts.append(ImageScore(item: item, predicted: codes, milliseconds: ms(ContinuousClock().now - t0),
+                                             cpuMilliseconds: Self.cpuMs() - c0))
+                } catch {
+                    let e = (error as? EcodexError).map { "\($0.errorClass.rawValue): \($0.message)" } ?? "\(error)"
+                    bursts.append(ImageScore(item: item, predicted: [], milliseconds: ms(ContinuousClock().now - t0),
+                                             cpuMilliseconds: Self.cpuMs() - c0, error: e))
+                }
+            }
+            burstProgress.finish()
+        }
         let peak = Self.peakMemoryMB()
 
         var baseline: [ImageScore]?
@@ -156,7 +181,8 @@ struct BenchCommand: ParsableCommand {
             systems["Baseline"] = "OMP_THREAD_LIMIT=1 tesseract IMG - -l eng (\(tesseract)) per image, then \\bE\\s*0*\\d{3}[A-Z]?\\b on upper-cased text"
         }
         let report = BenchReport(
-            selection: describe, missing: missing.map(\.file), ecodex: ecodex, baseline: baseline, systems: systems,
+            selection: describe, missing: missing.map(\.file), ecodex: ecodex, baseline: baseline,
+            burst: bursts.isEmpty ? nil : bursts, systems: systems,
             peakMemoryMB: peak, startupMs: startupMs,
             environment: ["cores": "\(ProcessInfo.processInfo.activeProcessorCount)",
                           "OMP_THREAD_LIMIT": ProcessInfo.processInfo.environment["OMP_THREAD_LIMIT"] ?? "unset"])

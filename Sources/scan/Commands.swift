@@ -13,22 +13,17 @@ struct ImageCommand: ParsableCommand {
     @Argument(help: "One or more label photos.")
     var images: [String]
 
-    @Option(help: "Tesseract languages, e.g. eng+deu+fra (default: the installed label languages).")
-    var lang: String?
+    @OptionGroup var reading: ReadingOptions
 
     @OptionGroup var shopper: ShopperOptions
 
     func run() throws {
         let options = try shopper.scanOptions()
-        var out = Output(format: shopper.format)
+        var out = Output(format: shopper.format, showText: reading.showText)
         let scanner: ScanPipeline
         var history: UserStore?
         do {
-            let store = try Wiring.openStore(dataDir: shopper.dataDir)
-            let reader = try TesseractLabelReader(languages: lang.map { $0.split(separator: "+").map(String.init) })
-            history = Wiring.openHistory(dataDir: shopper.dataDir)
-            let products = try Wiring.products(shopper: shopper, history: history, catalog: store, region: options.preferences.region)
-            scanner = try ScanPipeline(catalog: store, reader: reader, barcodeReader: ZBarReader(), products: products)
+            (scanner, history) = try Wiring.imageScanner(reading: reading, shopper: shopper, region: options.preferences.region)
         } catch {
             for image in images { out.failure(error, input: image) }
             throw ExitCode(out.exitCode)
@@ -41,6 +36,50 @@ struct ImageCommand: ParsableCommand {
             } catch {
                 out.failure(error, input: image)
             }
+        }
+        let code = out.finish()
+        if code != 0 { throw ExitCode(code) }
+    }
+}
+
+struct BurstCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "burst",
+        abstract: "Scan several photos of the same label as one: scan burst f1.jpg f2.jpg f3.jpg.",
+        discussion: """
+            Small print reads differently in every photo. Take 3 to 5 photos of the ingredient
+            list (move a little, change the angle to dodge glare) and pass them all: each is read
+            (two at a time on a 2-core machine), and an additive counts when two photos agree on
+            it or one photo reads it surely. Prints one result.
+            """
+    )
+
+    @Argument(help: "Two or more photos of the same label (at most \(BurstCommand.maxFrames)).")
+    var frames: [String]
+
+    @OptionGroup var reading: ReadingOptions
+
+    @OptionGroup var shopper: ShopperOptions
+
+    static let maxFrames = 12
+
+    func validate() throws {
+        if frames.count > Self.maxFrames {
+            throw ValidationError("A burst takes at most \(Self.maxFrames) photos; pick the sharpest ones.")
+        }
+    }
+
+    func run() throws {
+        let options = try shopper.scanOptions()
+        let input = frames.first ?? "burst"
+        var out = Output(format: shopper.format, showText: reading.showText)
+        do {
+            let (scanner, history) = try Wiring.imageScanner(reading: reading, shopper: shopper, region: options.preferences.region)
+            let report = try scanner.scanBurst(at: frames, options: options)
+            Wiring.remember(report, history: history)
+            out.report(report, separate: false)
+        } catch {
+            out.failure(error, input: input)
         }
         let code = out.finish()
         if code != 0 { throw ExitCode(code) }
@@ -136,6 +175,16 @@ enum Wiring {
 
     static func openStore(dataDir: String?) throws -> AdditiveStore {
         try AdditiveStore(location: location(dataDir))
+    }
+
+    /// The pipeline for photos: store, Tesseract, ZBar fallback and product sources, plus the history.
+    static func imageScanner(reading: ReadingOptions, shopper: ShopperOptions,
+                             region: Region) throws -> (ScanPipeline, UserStore?) {
+        let store = try openStore(dataDir: shopper.dataDir)
+        let reader = try TesseractLabelReader(languages: reading.languages)
+        let history = openHistory(dataDir: shopper.dataDir)
+        let products = try Wiring.products(shopper: shopper, history: history, catalog: store, region: region)
+        return (try ScanPipeline(catalog: store, reader: reader, barcodeReader: ZBarReader(), products: products), history)
     }
 
     /// Keeps a result in the local history. A history problem never fails a scan:

@@ -6,6 +6,17 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json, html
 }
 
+/// Options of the commands that read photos (`scan IMAGE…`, `scan burst`).
+struct ReadingOptions: ParsableArguments {
+    @Option(help: "Tesseract languages, e.g. eng+deu+fra (default: the installed label languages).")
+    var lang: String?
+
+    @Flag(name: .customLong("show-text"), help: "Also print the text as read, unsure words marked, to correct and pass to `scan text`.")
+    var showText = false
+
+    var languages: [String]? { lang.map { $0.split(separator: "+").map(String.init) } }
+}
+
 /// Options every scanning command shares: who the shopper is and how to print.
 struct ShopperOptions: ParsableArguments {
     @Option(help: "Region whose rules apply: EU, US, UK, CA, AU, IN, or auto (saved setting, then locale).")

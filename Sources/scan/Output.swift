@@ -9,14 +9,18 @@ struct Output {
     /// HTML is one page for all inputs: collected, printed by `finish()`.
     private var htmlReports: [ScanReport] = []
 
-    init(format: OutputFormat) {
+    /// Terminal output also prints the text as read (`--show-text`).
+    let showText: Bool
+
+    init(format: OutputFormat, showText: Bool = false) {
         self.format = format
+        self.showText = showText
     }
 
     private var renderer: TextRenderer {
         let env = ProcessInfo.processInfo.environment
         let tty = isatty(STDOUT_FILENO) == 1
-        return TextRenderer(color: tty && env["NO_COLOR"] == nil && env["TERM"] != "dumb")
+        return TextRenderer(color: tty && env["NO_COLOR"] == nil && env["TERM"] != "dumb", showText: showText)
     }
 
     mutating func report(_ r: ScanReport, separate: Bool) {

@@ -14,7 +14,7 @@ struct Scan: ParsableCommand {
             14 network_error, 15 update_error, 64 usage error.
             """,
         subcommands: [
-            ImageCommand.self, TextCommand.self, CodeCommand.self, LookupCommand.self, BarcodeCommand.self,
+            ImageCommand.self, BurstCommand.self, TextCommand.self, CodeCommand.self, LookupCommand.self, BarcodeCommand.self,
             ProductsCommand.self, HistoryCommand.self, PrefsCommand.self, StoreCommand.self, PackCommand.self,
             UpdateCommand.self, BenchCommand.self,
         ],

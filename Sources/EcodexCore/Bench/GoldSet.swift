@@ -18,15 +18,22 @@ public struct GoldItem: Sendable, Equatable {
     public var tier: String
     public var region: String?
     public var source: String?
+    /// More frames of the same label (`frames/07438/b1.jpg`, …), for burst scoring; `file` is the first.
+    public var burst: [String]
 
     public init(file: String, truth: Set<ECode>, namesOnly: Set<ECode> = [], conditions: [String] = ["clean"],
-                lang: String = "en", tier: String = "moderate", region: String? = nil, source: String? = nil) {
+                lang: String = "en", tier: String = "moderate", region: String? = nil, source: String? = nil,
+                burst: [String] = []) {
         self.file = file
         self.truth = Set(truth.map(\.withoutSubForm))
         self.namesOnly = Set(namesOnly.map(\.withoutSubForm)).subtracting(self.truth)
         self.conditions = conditions.isEmpty ? ["clean"] : conditions
         self.lang = lang; self.tier = tier; self.region = region; self.source = source
+        self.burst = burst
     }
+
+    /// Every frame of the burst, this item's own first.
+    public var burstFrames: [String] { [file] + burst }
 
     /// True for the clean-to-moderate tier, the one the F1 and recall gates apply to.
     public var isModerate: Bool { tier != "hard" }
@@ -44,6 +51,12 @@ public enum GoldSet {
         var tier: String?
         var region: String?
         var source: String?
+        var burst: [String]?
+        /// Real-photo truth: `none` marks a label nobody could read on any frame (not scored).
+        var legible: String?
+        /// Real-photo truth: false for cosmetics, medicines and household goods filmed with the
+        /// food (not scored: Ecodex reads food labels).
+        var food: Bool?
     }
 
     /// Parses JSON Lines truth text. Blank lines are skipped; a bad line throws with its number.
@@ -67,9 +80,10 @@ public enum GoldSet {
                     return c
                 })
             }
+            if l.legible == "none" || l.food == false { continue }
             items.append(GoldItem(file: l.file, truth: try codes(l.truth), namesOnly: try codes(l.namesOnly ?? []),
                                   conditions: l.conditions ?? ["clean"], lang: l.lang ?? "en", tier: l.tier ?? "moderate",
-                                  region: l.region, source: l.source))
+                                  region: l.region, source: l.source, burst: l.burst ?? []))
         }
         return items
     }

@@ -48,8 +48,43 @@ public struct OCRSummary: Codable, Sendable, Equatable {
     public var meanConfidence: Double
     public var lowConfidence: Bool
     public var tokens: Int
-    public init(meanConfidence: Double, lowConfidence: Bool, tokens: Int) {
+    /// The text as read, lines kept, words read with low confidence marked `⟨like this⟩`,
+    /// so a shopper can check it, correct it and pass it to `scan text`.
+    public var text: String
+    /// For a burst: how many frames were read, and the one whose text is shown.
+    public var frames: Int?
+    public var frame: String?
+
+    public init(meanConfidence: Double, lowConfidence: Bool, tokens: Int, text: String = "") {
         self.meanConfidence = meanConfidence; self.lowConfidence = lowConfidence; self.tokens = tokens
+        self.text = text
+    }
+
+    /// Summarises one reading.
+    public init(_ ocr: OCRResult, lowConfidence: Bool) {
+        self.init(meanConfidence: (ocr.meanConfidence * 10).rounded() / 10, lowConfidence: lowConfidence,
+                  tokens: ocr.words.count, text: Self.markedText(ocr.words))
+    }
+
+    /// Words below this confidence (0...100) are marked as unsure in `text`.
+    public static let unsureBelow = 60.0
+    public static let unsureOpen = "⟨", unsureClose = "⟩"
+
+    /// Words joined by spaces and lines by newlines, unsure words between ⟨ and ⟩.
+    public static func markedText(_ words: [OCRWord]) -> String {
+        var text = ""
+        var lastLine: Int?
+        for w in words {
+            if let l = lastLine { text += (l == w.line ? " " : "\n") }
+            text += w.confidence < unsureBelow ? unsureOpen + w.text + unsureClose : w.text
+            lastLine = w.line
+        }
+        return text
+    }
+
+    /// `text` without the unsure marks: what `scan text` should be given.
+    public static func unmarked(_ text: String) -> String {
+        String(text.unicodeScalars.filter { $0 != "⟨" && $0 != "⟩" }.map(Character.init))
     }
 }
 

@@ -63,8 +63,7 @@ public final class ScanPipeline {
         report.timingsMs.preprocess = ocr.preprocessMs
         report.timingsMs.ocr = ocr.ocrMs
         let low = ocr.words.isEmpty || ocr.meanConfidence < options.lowConfidenceThreshold
-        report.ocr = OCRSummary(meanConfidence: (ocr.meanConfidence * 10).rounded() / 10,
-                                lowConfidence: low, tokens: ocr.words.count)
+        report.ocr = OCRSummary(ocr, lowConfidence: low)
         if low {
             report.warnings.insert(
                 "The photo was hard to read. Rescan it closer and in good light, scan the barcode, or type the ingredients.",
@@ -75,6 +74,58 @@ public final class ScanPipeline {
         }
         if low || report.additives.isEmpty {
             try barcodeFallback(&report, imageAt: path, options: options)
+        }
+        report.timingsMs.total = Clock.since(start)
+        return report
+    }
+
+    /// Scans several photos of one label (a burst, `scan burst a.jpg b.jpg …`) into one result.
+    ///
+    /// Each frame is read and parsed on its own; evidence is then fused per additive
+    /// (`BurstFusion`): an additive seen in two frames counts, one seen in a single frame
+    /// counts only when that reading is sure. Frames that cannot be read are skipped with
+    /// a warning; when none can be read, the first frame's error is thrown.
+    public func scanBurst(at paths: [String], options: ScanOptions) throws -> ScanReport {
+        guard let reader else { throw EcodexError.ocr("The OCR engine is not available.") }
+        guard let first = paths.first else { throw EcodexError.capture("Give at least one photo.") }
+        let start = Clock.now()
+        let results = reader.read(imagesAt: paths)
+        var readings: [(frame: Int, ocr: OCRResult)] = []
+        var firstError: Error?
+        for (i, r) in results.enumerated() {
+            switch r {
+            case .success(let ocr): readings.append((i, ocr))
+            case .failure(let e): firstError = firstError ?? e
+            }
+        }
+        guard let best = readings.max(by: { $0.ocr.meanConfidence < $1.ocr.meanConfidence }) else {
+            throw firstError ?? EcodexError.capture("None of these photos could be read. Take them again or type the ingredients.")
+        }
+        let t0 = Clock.now()
+        let p = try parser()
+        let parsed = readings.map { p.parse($0.ocr.text, words: $0.ocr.words) }
+        let fused = BurstFusion.fuse(parsed)
+        var report = try report(from: fused, input: paths.count == 1 ? first : "\(first) (+\(paths.count - 1) frames)",
+                                options: options)
+        report.timingsMs.parse = Clock.between(t0, Clock.now()) - report.timingsMs.assess
+        // Frames are read in parallel: stage times are sums of CPU-bound work, total is wall time.
+        report.timingsMs.preprocess = readings.map(\.ocr.preprocessMs).reduce(0, +)
+        report.timingsMs.ocr = readings.map(\.ocr.ocrMs).reduce(0, +)
+        report.preprocessing = best.ocr.steps
+        let low = best.ocr.words.isEmpty || best.ocr.meanConfidence < options.lowConfidenceThreshold
+        report.ocr = OCRSummary(best.ocr, lowConfidence: low)
+        report.ocr?.frames = readings.count
+        report.ocr?.frame = paths[best.frame]
+        if readings.count < paths.count {
+            report.warnings.insert("\(paths.count - readings.count) of \(paths.count) photos could not be read and were skipped.", at: 0)
+        }
+        if low && report.additives.isEmpty {
+            report.warnings.insert(
+                "The photos were hard to read. Rescan closer and in good light, scan the barcode, or type the ingredients.",
+                at: 0)
+        }
+        if readings.contains(where: { $0.ocr.timedOut }) {
+            report.warnings.insert(ScanPipeline.readingStopped, at: 0)
         }
         report.timingsMs.total = Clock.since(start)
         return report
@@ -152,6 +203,12 @@ public final class ScanPipeline {
     private func assess(text: String, words: [OCRWord]?, input: String, options: ScanOptions) throws -> ScanReport {
         let t0 = Clock.now()
         let parsed = try parser().parse(text, words: words)
+        var report = try report(from: parsed, input: input, options: options)
+        report.timingsMs.parse = Clock.between(t0, Clock.now()) - report.timingsMs.assess
+        return report
+    }
+
+    private func report(from parsed: ParseResult, input: String, options: ScanOptions) throws -> ScanReport {
         let t1 = Clock.now()
         var findings: [Finding] = []
         var unmatched = parsed.unmatched
@@ -174,7 +231,6 @@ public final class ScanPipeline {
         }
         var report = ScanReport(input: input, region: options.preferences.region, versions: catalog.versions,
                                 additives: findings, unmatched: unmatched)
-        report.timingsMs.parse = Clock.between(t0, t1)
         report.timingsMs.assess = Clock.since(t1)
         if findings.isEmpty {
             report.warnings.append(ScanPipeline.nothingFound)

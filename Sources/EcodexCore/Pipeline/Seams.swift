@@ -4,6 +4,16 @@ public protocol LabelReader: AnyObject {
     /// Loads, preprocesses and recognises one image. Throws `EcodexError`
     /// (`capture_error` for unreadable files, `ocr_error` for engine failures).
     func read(imageAt path: String) throws -> OCRResult
+    /// Reads several photos, one result per photo in input order; a reader may use
+    /// several cores. A photo that fails gives its error in its place.
+    func read(imagesAt paths: [String]) -> [Result<OCRResult, Error>]
+}
+
+extension LabelReader {
+    /// One photo after the other.
+    public func read(imagesAt paths: [String]) -> [Result<OCRResult, Error>] {
+        paths.map { p in Result { try read(imageAt: p) } }
+    }
 }
 
 /// Finds product barcodes in a photo. The product uses ZBar.

@@ -9,7 +9,7 @@ public enum JSONRenderer {
             "region": report.region.rawValue,
             "dataVersion": report.dataVersion,
             "packVersion": report.packVersion,
-            "ocr": report.ocr.map { ["meanConfidence": $0.meanConfidence, "lowConfidence": $0.lowConfidence, "tokens": $0.tokens] as [String: Any] } ?? NSNull(),
+            "ocr": report.ocr.map(ocrObject) ?? NSNull(),
             "summary": ["flagged": report.summary.flagged, "neutral": report.summary.neutral, "unmatched": report.summary.unmatched],
             "additives": report.additives.map(findingObject),
             "unmatched": report.unmatched,
@@ -26,6 +26,14 @@ public enum JSONRenderer {
 
     public static func render(error: EcodexError, input: String) -> String {
         serialize(["input": input, "error": ["class": error.errorClass.rawValue, "message": error.message]])
+    }
+
+    static func ocrObject(_ o: OCRSummary) -> [String: Any] {
+        var obj: [String: Any] = ["meanConfidence": o.meanConfidence, "lowConfidence": o.lowConfidence,
+                                  "tokens": o.tokens, "text": o.text]
+        if let frames = o.frames { obj["frames"] = frames }
+        if let frame = o.frame { obj["frame"] = frame }
+        return obj
     }
 
     static func findingObject(_ f: Finding) -> [String: Any] {

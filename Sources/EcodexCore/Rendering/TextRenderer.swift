@@ -3,10 +3,13 @@ public struct TextRenderer: Sendable {
     /// Use ANSI colour (only on a TTY and when `NO_COLOR` is unset; the CLI decides).
     public var color: Bool
     public var width: Int
+    /// Print the text as OCR read it under the header (`--show-text`).
+    public var showText: Bool
 
-    public init(color: Bool = false, width: Int = 80) {
+    public init(color: Bool = false, width: Int = 80, showText: Bool = false) {
         self.color = color
         self.width = width
+        self.showText = showText
     }
 
     public static let disclaimer = "Informational only, not medical advice."
@@ -18,6 +21,15 @@ public struct TextRenderer: Sendable {
         if s.unmatched > 0 { header += ", \(s.unmatched) unmatched" }
         out.append(bold(header))
         for w in r.warnings { out.append(contentsOf: wrap("Note: \(w)", indent: "")) }
+        if showText, let ocr = r.ocr {
+            out.append("")
+            let from = ocr.frame.map { " from \($0)" } ?? ""
+            out.append(contentsOf: wrap("Text as read\(from) (unsure words in \(OCRSummary.unsureOpen)\(OCRSummary.unsureClose)); "
+                                        + "correct it and check it again with `scan text`:", indent: ""))
+            for line in ocr.text.split(separator: "\n", omittingEmptySubsequences: false) {
+                out.append(contentsOf: wrap(String(line), indent: "  "))
+            }
+        }
         for f in r.additives {
             out.append("")
             let badge = paint("[\(f.badge.symbol) \(f.badge.label)]", f.badge)

@@ -1,0 +1,75 @@
+/// Fuses what the parser found on several frames of the same label into one result.
+///
+/// Small print on a phone frame reads differently in every frame: a word lost to
+/// glare in one is sharp in the next, and an OCR slip rarely repeats in the same
+/// place. So an additive counts when two frames agree on it (at the level a label
+/// writes it: `E150` in one frame and `E150d` in another agree), or when a single
+/// frame read it surely (`singleFrameConfidence`). Everything else that appears
+/// only once, weakly, is dropped as a likely misreading.
+public enum BurstFusion {
+    /// A mention seen in one frame only counts at or above this confidence
+    /// (`Mention.confidence`: match kind times the OCR confidence of its words).
+    public static let singleFrameConfidence = 0.8
+    /// With this many frames or fewer, one frame's evidence is all there is: nothing is dropped.
+    static let minimumFramesToVote = 1
+
+    /// One parse result for all frames: the accepted mentions (each the surest reading
+    /// of its additive, in the order of the frame it came from) and unknown codes seen
+    /// in two frames.
+    public static func fuse(_ frames: [ParseResult]) -> ParseResult {
+        guard frames.count > minimumFramesToVote else { return frames.first ?? ParseResult() }
+        // Per frame, the surest mention of each code.
+        var perFrame: [[ECode: Mention]] = []
+        for f in frames {
+            var best: [ECode: Mention] = [:]
+            for m in f.mentions where (best[m.code]?.confidence ?? -1) < m.confidence { best[m.code] = m }
+            perFrame.append(best)
+        }
+        var candidates: [(frame: Int, mention: Mention)] = []
+        var seen = Set<ECode>()
+        for (i, best) in perFrame.enumerated() {
+            for m in frames[i].mentions where best[m.code] == m && !seen.contains(m.code) {
+                seen.insert(m.code)
+                candidates.append((i, m))
+            }
+        }
+        var accepted: [(frame: Int, mention: Mention, support: Int, confidence: Double)] = []
+        for (i, m) in candidates {
+            var support = 0
+            var surest = m
+            for best in perFrame {
+                let agreeing = best.values.filter { agree($0.code, m.code) }
+                guard let top = agreeing.max(by: { $0.confidence < $1.confidence }) else { continue }
+                support += 1
+                // Prefer the more specific code (E150d over E150) when both are sure enough.
+                if top.confidence > surest.confidence
+                    || (m.code.isAncestor(of: top.code) && top.confidence >= singleFrameConfidence) {
+                    surest = top
+                }
+            }
+            if support >= 2 || surest.confidence >= singleFrameConfidence {
+                accepted.append((i, surest, support, surest.confidence))
+            }
+        }
+        // One card per additive: drop a code whose more specific form was also accepted.
+        var mentions: [Mention] = []
+        for a in accepted where !mentions.contains(where: { $0.code == a.mention.code }) {
+            if accepted.contains(where: { a.mention.code.isAncestor(of: $0.mention.code) }) { continue }
+            mentions.append(a.mention)
+        }
+        var counts: [String: Int] = [:]
+        var unmatched: [String] = []
+        for f in frames {
+            for u in Set(f.unmatched) { counts[u, default: 0] += 1 }
+        }
+        for f in frames {
+            for u in f.unmatched where counts[u, default: 0] >= 2 && !unmatched.contains(u) { unmatched.append(u) }
+        }
+        return ParseResult(mentions: mentions, unmatched: unmatched)
+    }
+
+    /// Same additive as a label writes it: equal, or one is the other's parent.
+    static func agree(_ a: ECode, _ b: ECode) -> Bool {
+        a == b || a.isAncestor(of: b) || b.isAncestor(of: a)
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import Testing
+@testable import EcodexCore
+
+/// Rules for text read from real phone photos: OCR noise must not turn into additives.
+@Suite struct RealPhotoParsingTests {
+    /// OCR words for `text` (split on spaces, one line), every word at `confidence`.
+    static func words(_ text: String, confidence: Double) -> [OCRWord] {
+        text.split(separator: " ").map {
+            OCRWord(text: String($0), confidence: confidence, box: BoundingBox(x: 0, y: 0, width: 1, height: 1), line: 0)
+        }
+    }
+
+    static func codes(_ text: String, confidence: Double?) -> [String] {
+        ParsingTestSupport.codes(text, words: confidence.map { words(text, confidence: $0) })
+    }
+
+    /// Short names (`PES`, four letters or fewer) and one-slip names read from unsure words
+    /// count only under a class word of their own function, or when OCR was sure.
+    @Test(arguments: [
+        // text, word confidence (nil: typed), expected codes
+        ("Zucker, PES, Salz", 50.0 as Double?, [String]()),
+        ("Zucker, PES, Salz", nil, ["E407a"]),
+        ("Zucker, PES, Salz", 95.0, ["E407a"]),
+        ("Verdickungsmittel: PES, Salz", 50.0, ["E407a"]),
+        ("sugar, tartrazlne, salt", 50.0, []),
+        ("sugar, colours: tartrazlne, salt", 50.0, ["E102"]),
+        ("sucre, colorant: tartrazlne, sel", 50.0, ["E102"]),
+        ("sugar, tartrazlne, salt", 90.0, ["E102"]),
+        ("sugar, tartrazlne, salt", nil, ["E102"]),
+        // Exact names of five letters or more are not affected by word confidence.
+        ("Zucker, Tartrazin, Salz", 40.0, ["E102"]),
+    ])
+    func unsureNamesNeedContextOrConfidence(_ text: String, _ confidence: Double?, _ expected: [String]) {
+        #expect(Self.codes(text, confidence: confidence) == expected, "\(text) at \(confidence.map { "\($0)" } ?? "typed")")
+    }
+
+    /// A quantity after the ℮ sign (or an E read for it) is not a code, with or without a space before its unit.
+    @Test(arguments: ["℮ 170g", "e 170g", "e180ml", "E 250 g", "Inhalt e 500ml", "poids net: e 170G"])
+    func quantitiesAreNotCodes(_ text: String) {
+        #expect(Self.codes(text, confidence: nil).isEmpty, "\(text)")
+    }
+
+    @Test func codesBesideQuantitiesStillCount() {
+        #expect(Self.codes("Farbstoff: E 170, 250 g", confidence: nil) == ["E170"])
+        #expect(Self.codes("E160a, 180 ml", confidence: nil) == ["E160a"])
+    }
+
+    /// `2044.550` in an address line under a class header is not the bare code 550.
+    @Test(arguments: ["acidifiant: acide lactique, arôme. 2044.550", "acidifiant: 1,330 kg"])
+    func tailsOfLongerNumbersAreNotBareCodes(_ text: String) {
+        #expect(!Self.codes(text, confidence: nil).contains { $0.hasPrefix("E550") || $0.hasPrefix("E330") }, "\(text)")
+    }
+
+    @Test func bareNumbersUnderAClassWordStillCount() {
+        #expect(Self.codes("acidity regulators (330, 331)", confidence: nil) == ["E330", "E331"])
+    }
+
+    /// Unknown codes from unsure words are noise; from sure words (or typed) the shopper sees them.
+    @Test func unknownCodesFromUnsureWordsAreDropped() {
+        let text = "Zucker, E800, Salz"
+        #expect(ParsingTestSupport.parser.parse(text, words: Self.words(text, confidence: 40)).unmatched.isEmpty)
+        #expect(ParsingTestSupport.parser.parse(text, words: Self.words(text, confidence: 95)).unmatched == ["E800"])
+        #expect(ParsingTestSupport.parser.parse(text).unmatched == ["E800"])
+    }
+}
+
+/// Several frames of one label fused into one result.
+@Suite struct BurstFusionTests {
+    static func mention(_ code: String, _ confidence: Double, kind: MatchKind = .name) -> Mention {
+        Mention(code: ECode(code)!, matchedText: [code], span: 0..<1, kind: kind, confidence: confidence)
+    }
+
+    static func frame(_ mentions: [Mention], unmatched: [String] = []) -> ParseResult {
+        ParseResult(mentions: mentions, unmatched: unmatched)
+    }
+
+    @Test func twoFramesAgreeingCountEvenWhenWeak() {
+        let fused = BurstFusion.fuse([Self.frame([Self.mention("E322", 0.5)]), Self.frame([]), Self.frame([Self.mention("E322", 0.6)])])
+        #expect(fused.mentions.map(\.code.description) == ["E322"])
+        #expect(fused.mentions.first?.confidence == 0.6, "the surest reading is kept")
+    }
+
+    @Test func oneWeakFrameIsDropped() {
+        let fused = BurstFusion.fuse([Self.frame([Self.mention("E407a", 0.5)]), Self.frame([]), Self.frame([])])
+        #expect(fused.mentions.isEmpty)
+    }
+
+    @Test func oneSureFrameCounts() {
+        let fused = BurstFusion.fuse([Self.frame([Self.mention("E330", 0.95, kind: .code)]), Self.frame([]), Self.frame([])])
+        #expect(fused.mentions.map(\.code.description) == ["E330"])
+    }
+
+    @Test func parentAndChildAgreeAndTheSpecificCodeWins() {
+        let fused = BurstFusion.fuse([Self.frame([Self.mention("E150", 0.6)]), Self.frame([Self.mention("E150d", 0.9, kind: .code)])])
+        #expect(fused.mentions.map(\.code.description) == ["E150d"])
+    }
+
+    @Test func unknownCodesNeedTwoFrames() {
+        let fused = BurstFusion.fuse([Self.frame([], unmatched: ["E800", "E999"]), Self.frame([], unmatched: ["E999"]), Self.frame([])])
+        #expect(fused.unmatched == ["E999"])
+    }
+
+    @Test func aSingleFrameIsPassedThrough() {
+        let one = Self.frame([Self.mention("E407a", 0.3)], unmatched: ["E800"])
+        #expect(BurstFusion.fuse([one]) == one)
+    }
+
+    /// The pipeline reads every frame and prints one result: the additive seen weakly
+    /// in two frames counts, noise seen weakly in one does not.
+    @Test func pipelineFusesFrames() throws {
+        let reader = FrameReader([
+            "a.jpg": ("Zutaten: Zucker, Citronensaure, PES", 55),
+            "b.jpg": ("Zutaten: Zucker, Citronensaure", 55),
+            "c.jpg": ("Zutaten: Zucker", 90),
+        ])
+        let pipeline = try ScanPipeline(catalog: TestRecords.catalog, reader: reader)
+        let r = try pipeline.scanBurst(at: ["a.jpg", "b.jpg", "c.jpg"], options: ScanOptions())
+        #expect(r.additives.map(\.code.description) == ["E330"])
+        #expect(r.ocr?.frames == 3)
+        #expect(r.ocr?.frame == "c.jpg", "the text shown is the surest frame's")
+        #expect(r.input == "a.jpg (+2 frames)")
+    }
+
+    @Test func unreadableFramesAreSkippedWithANote() throws {
+        let reader = FrameReader(["a.jpg": ("colours: E102", 90)])
+        let pipeline = try ScanPipeline(catalog: TestRecords.catalog, reader: reader)
+        let r = try pipeline.scanBurst(at: ["a.jpg", "missing.jpg"], options: ScanOptions())
+        #expect(r.additives.map(\.code.description) == ["E102"])
+        #expect(r.warnings.contains { $0.contains("1 of 2 photos could not be read") })
+        #expect(throws: EcodexError.self) { try pipeline.scanBurst(at: ["missing.jpg"], options: ScanOptions()) }
+    }
+}
+
+/// A LabelReader double with a reading per file; other files fail as a missing photo would.
+final class FrameReader: LabelReader {
+    let frames: [String: (String, Double)]
+    init(_ frames: [String: (String, Double)]) { self.frames = frames }
+    func read(imageAt path: String) throws -> OCRResult {
+        guard let (text, confidence) = frames[path] else { throw EcodexError.capture("There is no photo at \(path).") }
+        let words = text.split(separator: " ").map {
+            OCRWord(text: String($0), confidence: confidence, box: BoundingBox(x: 0, y: 0, width: 1, height: 1), line: 0)
+        }
+        return OCRResult(words: words, steps: ["grayscale"], preprocessMs: 1, ocrMs: 1)
+    }
+}
+
+/// The text as read, for the shopper to check and correct.
+@Suite struct OCRTextTests {
+    @Test func unsureWordsAreMarkedAndLinesKept() {
+        let words = [
+            OCRWord(text: "Zutaten:", confidence: 92, box: BoundingBox(x: 0, y: 0, width: 1, height: 1), line: 0),
+            OCRWord(text: "Zucker,", confidence: 88, box: BoundingBox(x: 0, y: 0, width: 1, height: 1), line: 0),
+            OCRWord(text: "Citronensaure", confidence: 41, box: BoundingBox(x: 0, y: 0, width: 1, height: 1), line: 1),
+        ]
+        let text = OCRSummary.markedText(words)
+        #expect(text == "Zutaten: Zucker,\n⟨Citronensaure⟩")
+        #expect(OCRSummary.unmarked(text) == "Zutaten: Zucker,\nCitronensaure")
+    }
+
+    @Test func jsonCarriesTheTextAndTheTerminalShowsItOnRequest() throws {
+        let pipeline = try ScanPipeline(catalog: TestRecords.catalog, reader: FakeReader("colours: E102", confidence: 40))
+        let r = try pipeline.scanImage(at: "x.jpg", options: ScanOptions())
+        #expect(r.ocr?.text == "⟨colours:⟩ ⟨E102⟩")
+        let obj = try #require(try JSONSerialization.jsonObject(with: Data(JSONRenderer.render(r).utf8)) as? [String: Any])
+        #expect((obj["ocr"] as? [String: Any])?["text"] as? String == "⟨colours:⟩ ⟨E102⟩")
+        #expect(!TextRenderer().render(r).contains("Text as read"))
+        let shown = TextRenderer(showText: true).render(r)
+        #expect(shown.contains("Text as read"))
+        #expect(shown.contains("⟨colours:⟩ ⟨E102⟩"))
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+/// Whole phone frames (a small label on a package in a hand, the gold set's `phone_frame`
+/// renders) and bursts of them, through the built `scan` with real Tesseract.
+@Suite struct PhoneFrameTests {
+    let scan = ScanBinary()
+
+    static func frame(_ id: String) -> String { ScanBinary.path("goldset/synth/\(id).jpg") }
+    static func burst(_ id: String) -> [String] { [frame(id)] + (1...4).map { frame("\(id)-b\($0)") } }
+
+    /// Moderate phone frames: the ingredient block is found in the scene and its codes read.
+    @Test(arguments: [
+        ("g0580", ["E332", "E334", "E476", "E952"]),
+        ("g0586", ["E170", "E210", "E235", "E270", "E300"]),
+        ("g0589", ["E171", "E210", "E481"]),
+    ])
+    func wholeFrameFindsTheLabelsCodes(_ id: String, _ expected: [String]) throws {
+        let run = try scan.run([Self.frame(id), "--region", "EU", "--format", "json"], timeout: 120)
+        #expect(run.status == 0, "\(run.stderr)")
+        let r = try #require(run.jsonLines().first)
+        let found = Set(r.codes.map { String($0.prefix { $0 != "(" }) })
+        #expect(Set(expected).isSubset(of: found), "\(id): found \(found.sorted()), expected \(expected)")
+        #expect(found.count <= expected.count + 1, "\(id): too many: \(found.sorted())")
+        #expect((r["preprocessing"] as? [String])?.first?.hasPrefix("text blocks") == true,
+                "the scene was read block by block: \(r["preprocessing"] ?? "")")
+    }
+
+    /// `scan burst` reads five frames of one label as one result.
+    @Test func burstOfFiveFramesGivesOneResult() throws {
+        let run = try scan.run(["burst"] + Self.burst("g0589") + ["--region", "EU", "--format", "json"], timeout: 180)
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.jsonLines()
+        #expect(lines.count == 1, "one result for the burst")
+        let r = try #require(lines.first)
+        let found = Set(r.codes.map { String($0.prefix { $0 != "(" }) })
+        #expect(Set(["E171", "E210", "E481"]).isSubset(of: found), "found \(found.sorted())")
+        let ocr = try #require(r["ocr"] as? [String: Any])
+        #expect(ocr["frames"] as? Int == 5)
+        #expect((ocr["text"] as? String)?.isEmpty == false)
+    }
+
+    @Test func burstWithAMissingFrameStillAnswersAndSaysSo() throws {
+        let frames = Array(Self.burst("g0589").prefix(2)) + ["/nonexistent/frame.jpg"]
+        let run = try scan.run(["burst"] + frames + ["--format", "json"], timeout: 120)
+        #expect(run.status == 0, "\(run.stderr)")
+        let r = try #require(run.jsonLines().first)
+        #expect((r["warnings"] as? [String])?.contains { $0.contains("1 of 3 photos could not be read") } == true)
+    }
+
+    @Test func burstOfOnlyBadFilesIsACaptureError() throws {
+        let run = try scan.run(["burst", "/nonexistent/a.jpg", "/nonexistent/b.jpg"])
+        #expect(run.status == 10, "\(run.stderr)")
+        #expect(run.stderr.contains("capture_error"))
+    }
+
+    @Test func burstRefusesTooManyFrames() throws {
+        let run = try scan.run(["burst"] + Array(repeating: Self.frame("g0589"), count: 13))
+        #expect(run.status == 64)
+    }
+
+    /// `--show-text` prints what was read, so the shopper can correct it and use `scan text`.
+    @Test func showTextPrintsTheReading() throws {
+        let run = try scan.run([Self.frame("g0586"), "--show-text", "--region", "EU"], timeout: 120)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("Text as read"))
+        #expect(run.stdout.contains("scan text"))
+        let plain = try scan.run([Self.frame("g0586"), "--region", "EU"], timeout: 120)
+        #expect(!plain.stdout.contains("Text as read"))
+    }
+}
