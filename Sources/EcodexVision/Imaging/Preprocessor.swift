@@ -6,6 +6,10 @@ internal import CLeptonica
 /// Every field defaults to on; tests and the gold-set evaluation switch steps
 /// off to measure what each one is worth.
 struct PreprocessOptions: Sendable {
+    /// On a whole scene (a package in a hand), read only the blocks of text (`TextRegions`).
+    var findTextBlocks = true
+    /// Read those blocks with Tesseract's Latin-script model when it is installed.
+    var latinForScenes = true
     /// Pick the colour channel with the most ink/paper contrast instead of plain luminance.
     var bestChannel = true
     /// Rescale so characters are about `targetTextHeight` pixels tall.

@@ -43,6 +43,16 @@ enum TessData {
         }
     }
 
+    /// Tesseract's Latin-script model (Debian `tesseract-ocr-script-latn`), one model for every
+    /// language written in Latin letters; nil when not installed. Whole phone photos are read
+    /// with it: their panels mix German, French and Italian, and one model reads all three
+    /// faster than the six label languages together.
+    static func latinScriptModel(in folder: String) -> String? {
+        if isInstalled("Latin", in: folder) { return "Latin" }
+        let nested = (folder as NSString).appendingPathComponent("script/Latin.traineddata")
+        return FileManager.default.isReadableFile(atPath: nested) ? "script/Latin" : nil
+    }
+
     private static func hasAnyModel(_ folder: String) -> Bool {
         labelLanguages.contains { isInstalled($0, in: folder) }
     }

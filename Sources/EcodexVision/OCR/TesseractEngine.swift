@@ -18,6 +18,8 @@ struct RecognizedWord {
 final class TesseractEngine {
     private let handle: OpaquePointer
     let languages: [String]
+    /// The page segmentation mode a recognition uses unless it asks for another.
+    let pageSegMode: Int32
 
     /// Starts the LSTM engine for `languages` (already checked to exist in `dataPath`).
     init(dataPath: String, languages: [String], pageSegMode: Int32) throws {
@@ -27,6 +29,7 @@ final class TesseractEngine {
         }
         self.handle = handle
         self.languages = languages
+        self.pageSegMode = pageSegMode
         // Tesseract writes its progress and warnings ("Estimating resolution…")
         // to stderr unless told to write them somewhere else.
         _ = TessBaseAPISetVariable(handle, "debug_file", "/dev/null")
@@ -70,8 +73,13 @@ final class TesseractEngine {
         if let rect {
             TessBaseAPISetRectangle(handle, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height))
         }
-        if let pageSegMode {
+        if let pageSegMode, pageSegMode != self.pageSegMode {
             TessBaseAPISetPageSegMode(handle, TessPageSegMode(UInt32(pageSegMode)))
+        }
+        defer {
+            if let pageSegMode, pageSegMode != self.pageSegMode {
+                TessBaseAPISetPageSegMode(handle, TessPageSegMode(UInt32(self.pageSegMode)))
+            }
         }
         // The clock starts before the deadline is set, so a pass the deadline cut short
         // always measures at least the budget.
