@@ -5,13 +5,15 @@ import Testing
 /// the bundled store. Floors only go up: raise them when the measured numbers rise,
 /// never lower them to make a change pass.
 @Suite struct BenchSubsetTests {
-    /// Floors for the fast subset (24 clean-to-moderate images: two per condition plus two
-    /// real photos, seed 2026), a little below what main measured: E-code F1 0.932, recall
-    /// 0.919, synonym recall 0.857 on 2026-11-21; after straightening curved lines and the
-    /// data fixes of the second session, F1 0.980, recall 0.986, synonym recall 0.964.
-    /// Raise them as the numbers rise.
-    static let minCodeF1 = 0.95
-    static let minCodeRecall = 0.95
+    /// Floors for the fast subset (26 clean-to-moderate images: two per condition, phone
+    /// frames included, plus two real photos, seed 2026), a little below what main measured:
+    /// E-code F1 0.932, recall 0.919, synonym recall 0.857 on 2026-11-21; after straightening
+    /// curved lines and the data fixes of the second session, F1 0.980, recall 0.986, synonym
+    /// recall 0.964. The phone_frame condition changed the draw; each condition now draws on
+    /// its own, and the new subset measured F1 1.000, recall 1.000, synonym recall 0.941
+    /// (2026-11-23). Raise them as the numbers rise.
+    static let minCodeF1 = 0.97
+    static let minCodeRecall = 0.97
     static let minSynonymRecall = 0.93
 
     @Test func fastSubsetMeetsTheFloors() throws {
@@ -22,7 +24,8 @@ import Testing
                                 "--out", out.path],
                                environment: ["OMP_THREAD_LIMIT": "1"], timeout: 180)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.contains("| Ecodex, all | 24 |"), "\(run.stdout)")
+        #expect(run.stdout.contains("| Ecodex, all | 26 |"), "\(run.stdout)")
+        #expect(run.stdout.contains("| phone_frame | 2 |"), "the subset reads two phone frames: \(run.stdout)")
         #expect(!run.stderr.contains("missing"), "gold-set images are missing: run goldset/generate.py render")
 
         let data = try Data(contentsOf: out.appendingPathComponent("bench.json"))

@@ -134,9 +134,12 @@ public enum GoldSet {
                 let key = e.element.conditions.contains("real") ? "real" : e.element.conditions[0]
                 byCondition[key, default: []].append(e)
             }
+            // Each condition draws from its own generator, so adding a condition to the gold
+            // set leaves the other conditions' picks as they were.
             for key in byCondition.keys.sorted() {
                 var group = byCondition[key]!
-                rng.shuffle(&group)
+                var own = SplitMix64(seed: s.seed ^ Self.stableHash(key))
+                own.shuffle(&group)
                 picked += group.prefix(2)
             }
             pool = picked
@@ -146,6 +149,15 @@ public enum GoldSet {
             pool = Array(pool.prefix(max(0, limit)))
         }
         return pool.sorted { $0.offset < $1.offset }.map(\.element)
+    }
+}
+
+extension GoldSet {
+    /// FNV-1a of a string's UTF-8: the same on every machine and Swift version (unlike `hashValue`).
+    static func stableHash(_ s: String) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in s.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return h
     }
 }
 
