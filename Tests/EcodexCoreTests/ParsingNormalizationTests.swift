@@ -75,7 +75,7 @@ struct ParsingNormalizationTests {
 
     @Test("Low OCR confidence widens fuzzy matching on short names, under a class word of their function")
     func lowConfidenceWidens() {
-        let text = "Gelling agent: pectln"
+        let text = "Thickener: pectln"
         #expect(S.parser.parse(text).mentions.isEmpty)
         let words = Self.words(text) { $0 == "pectln" ? 35 : 95 }
         let r = S.parser.parse(text, words: words)

@@ -318,23 +318,31 @@ struct ParseSession {
     /// without a class word of its own function around it.
     static let unsureNameConfidence = 0.75
     static let shortNameConfidence = 0.85
+    /// One-slip names of at least this many letters count without context, as in typed text.
+    static let longSlipLetters = 8
     /// Names of at most this many letters are short: OCR noise spells them by chance (`PES`, `ADA`, `Alan`).
     static let shortNameLetters = 4
 
     /// On OCR text, whether a name match is good evidence of an additive.
     ///
     /// Real phone photos read as a sea of short garbled words, and by chance some are a
-    /// short additive name (`PES`, `ADA`) or one slip from one (`Alan` → `alaun`). Such
+    /// short additive name (`PES`, `ADA`) or one slip from a name (`Alan` → `alaun`). Such
     /// matches count only when a class word of the additive's own function governs them
     /// (`Verdickungsmittel: PES`), or when OCR was sure of the words (a short name at
     /// `shortNameConfidence`, a slip at `unsureNameConfidence`: a misprint on the label).
-    /// Exact names of five letters or more, and all names in typed text, are unaffected.
+    /// Exact names of five letters or more, slips in words of `longSlipLetters` or more,
+    /// and all names in typed text are unaffected.
     private func ocrNameHolds(_ c: Candidate) -> Bool {
         guard let ocr, !ocr.isEmpty else { return true }
         let letters = tokens[c.tokens].reduce(0) { $0 + ($1.kind == .word ? $1.length : 0) }
         let short = letters <= Self.shortNameLetters
-        guard c.kind == .fuzzy || short else { return true }
-        if let it = item(c.tokens.lowerBound), it.directContext || sameFunction(c.code, it) { return true }
+        // A slip in a long word (`CARRAÄGENANOS`) is rarely chance; in a short one (`Alan`) it often is.
+        guard short || (c.kind == .fuzzy && letters < Self.longSlipLetters) else { return true }
+        if let it = item(c.tokens.lowerBound) {
+            // Own function when the store knows the additive's functions; any class word when it does not.
+            let known = c.code.lineage.contains { functions[$0] != nil }
+            if known ? sameFunction(c.code, it) : it.directContext { return true }
+        }
         let sure = ocr.mean(over: byteRange(c.tokens)) ?? 1
         return sure >= (short ? Self.shortNameConfidence : Self.unsureNameConfidence)
     }
