@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Ecodex needs, only those missing. Safe to re-run.
 # Libraries: Tesseract, Leptonica, ZBar, SQLite (-dev packages, linked as system libraries).
-# Language data: English, German, French, Spanish, Italian, Dutch.
+# Language data: English, German, French, Spanish, Italian, Dutch, and the Latin-script
+# model (whole phone photos are read with it).
 # Tools used by tests and benchmarks: tesseract CLI (baseline), zbarimg, zint
 # (barcode test images), ImageMagick (sample rendering), time, Chromium
 # (renders the HTML report headless in tests).
@@ -10,7 +11,7 @@ set -euo pipefail
 packages=(
   libtesseract-dev libleptonica-dev libzbar-dev libsqlite3-dev pkg-config
   tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra
-  tesseract-ocr-spa tesseract-ocr-ita tesseract-ocr-nld
+  tesseract-ocr-spa tesseract-ocr-ita tesseract-ocr-nld tesseract-ocr-script-latn
   zbar-tools zint imagemagick fonts-dejavu-core fonts-dejavu-extra fonts-urw-base35
   time chromium strace
 )
