@@ -23,6 +23,8 @@ import Testing
         ("Zucker, PES, Salz", nil, ["E407a"]),
         ("Zucker, PES, Salz", 95.0, ["E407a"]),
         ("Verdickungsmittel: PES, Salz", 50.0, ["E407a"]),
+        // US labels put the function after the name.
+        ("LECITHIN, PES, THICKENER; SALT", 50.0, ["E322", "E407a"]),
         // A class word of another function does not vouch for it: `ADA` is a flour treatment agent.
         ("Säuerungsmittel: Citronensäure, ADA", 50.0, ["E330"]),
         // Umlauts blurred into other letters are one slip (`ä` read as `i`).

@@ -342,6 +342,13 @@ struct ParseSession {
             // Own function when the store knows the additive's functions; any class word when it does not.
             let known = c.code.lineage.contains { functions[$0] != nil }
             if known ? sameFunction(c.code, it) : it.directContext { return true }
+            // US style, the function after the name: `PGPR, EMULSIFIER`.
+            let k = Int(structure.itemOfToken[c.tokens.lowerBound])
+            if known, k + 1 < structure.items.count, let f = structure.items[k + 1].ownFunction,
+               structure.items[k + 1].classTokens?.lowerBound == structure.items[k + 1].tokens.lowerBound,
+               c.code.lineage.lazy.compactMap({ self.functions[$0] }).first?.contains(f) == true {
+                return true
+            }
         }
         let sure = ocr.mean(over: byteRange(c.tokens)) ?? 1
         return sure >= (short ? Self.shortNameConfidence : Self.unsureNameConfidence)
