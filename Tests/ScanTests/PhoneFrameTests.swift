@@ -64,8 +64,10 @@ import Testing
         let run = try scan.run([Self.frame("g0586"), "--show-text", "--region", "EU"], timeout: 120)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("Text as read"))
-        #expect(run.stdout.contains("scan text"))
+        #expect(run.stdout.contains("correct it"))
+        #expect(run.stdout.contains("conservador"), "the text as read is printed")
         let plain = try scan.run([Self.frame("g0586"), "--region", "EU"], timeout: 120)
         #expect(!plain.stdout.contains("Text as read"))
+        #expect(!plain.stdout.contains("conservador"))
     }
 }
