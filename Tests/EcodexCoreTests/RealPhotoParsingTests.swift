@@ -46,6 +46,17 @@ import Testing
         #expect(Self.codes(text, confidence: confidence) == expected, "\(text) at \(confidence.map { "\($0)" } ?? "typed")")
     }
 
+    /// A name that is also a nutrient counts under its class word, but not in the nutrition table.
+    @Test(arguments: [
+        ("antioxidant: vitamin C, salt", ["E300"]),
+        ("antioxidant: vitamin C, saturates 2 g", []),
+        ("Antioxidationsmittel: Vitamin C. Nährwerte je 100 g", []),
+    ])
+    func nutrientNamesInTheNutritionTableAreNotAdditives(_ text: String, _ expected: [String]) {
+        #expect(Self.codes(text, confidence: nil) == expected, "\(text)")
+        #expect(Self.codes(text, confidence: 50) == expected, "\(text)")
+    }
+
     /// A quantity after the ℮ sign (or an E read for it) is not a code, with or without a space before its unit.
     @Test(arguments: ["℮ 170g", "e 170g", "e180ml", "E 250 g", "Inhalt e 500ml", "poids net: e 170G"])
     func quantitiesAreNotCodes(_ text: String) {

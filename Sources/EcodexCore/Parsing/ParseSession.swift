@@ -286,6 +286,7 @@ struct ParseSession {
             let context = item(first)?.function != nil
             if m.parts.count == 1 {
                 if best.contextOnly && !(item(first).map { $0.directContext || sameFunction(best.code, $0) } ?? false) { continue }
+                if best.contextOnly && !best.isCode && inNutritionDeclaration(best.tokens) { continue }
                 if best.needsContext && !context && !neighbourIsCode(best) { continue }
                 if !best.isCode, !ocrNameHolds(best) { continue }
             }
@@ -312,6 +313,39 @@ struct ParseSession {
             result.mentions.append(Mention(code: best.code, matchedText: texts, span: span, kind: best.kind,
                                            confidence: confidence, function: function, ingredient: ingredient))
         }
+    }
+
+    /// Words of the nutrition declaration (EU Reg. 1169/2011 Annex XV in the label languages):
+    /// `davon gesättigte Fettsäuren`, `acides gras saturés`, `of which saturates`, `Nährwerte`.
+    static let nutritionWords: [String] = ["GESATTIGT", "UNGESATTIGT", "SATURATE", "SATURE", "INSATURE", "SATURI",
+                                           "INSATURI", "SATURADO", "INSATURADO", "VERZADIGD", "ONVERZADIGD",
+                                           "NAHRWERT", "NUTRITION"]
+    /// How many words on either side of a name are searched for a nutrition word.
+    static let nutritionWindow = 6
+
+    /// Whether a name sits in a nutrition table: a nutrition word within a few words of it.
+    /// Names that are also nutrients (`Fettsäuren`, `acides gras`, `vitamin C`) are context-only;
+    /// on a photo a class word read nearby must not make the table's line an additive.
+    private func inNutritionDeclaration(_ range: Range<Int>) -> Bool {
+        func isNutrition(_ k: Int) -> Bool {
+            let t = tokens[k]
+            guard t.kind == .word, t.length >= 4 else { return false }
+            let w = String(String.UnicodeScalarView(norm.scalars[Int(t.start)..<Int(t.end)].compactMap(Unicode.Scalar.init)))
+            return Self.nutritionWords.contains { w.hasPrefix($0) }
+        }
+        var words = 0
+        var k = range.lowerBound - 1
+        while k >= 0, words < Self.nutritionWindow {
+            if tokens[k].kind == .word { words += 1; if isNutrition(k) { return true } }
+            k -= 1
+        }
+        words = 0
+        k = range.upperBound
+        while k < tokens.count, words < Self.nutritionWindow {
+            if tokens[k].kind == .word { words += 1; if isNutrition(k) { return true } }
+            k += 1
+        }
+        return false
     }
 
     /// Confidence (0...1) OCR must have in a name's words for a fuzzy or short name to count
