@@ -142,7 +142,7 @@ public final class TesseractLabelReader: LabelReader {
         var retry = retryBelowConfidence > 0
         if !blocks.isEmpty, let model = sceneModel {
             if sceneEngine == nil {
-                sceneEngine = try TesseractEngine(dataPath: dataPath, languages: [model], pageSegMode: pageSegMode)
+                sceneEngine = try TesseractEngine(dataPath: dataPath, languages: [model], pageSegMode: Self.blockPageSegMode)
             }
             reader = sceneEngine!
             retry = false

@@ -117,18 +117,7 @@ struct BenchCommand: ParsableCommand {
         var ecodex: [ImageScore] = []
         for item in items {
             progress.step(item.file)
-            let t0 = ContinuousClock().now, c0 = Self.cpuMs()
-            do {
-                let report = try scanner.scanImage(at: path(item), options: ScanOptions())
-                let elapsed = ms(ContinuousClock().now - t0)
-                // Unmatched codes count as reported: the shopper sees them too.
-                let codes = Set(report.additives.map(\.code)).union(report.unmatched.compactMap(ECode.init))
-                ecodex.append(ImageScore(item: item, predicted: codes, milliseconds: elapsed, cpuMilliseconds: Self.cpuMs() - c0))
-            } catch {
-                let e = (error as? EcodexError).map { "\($0.errorClass.rawValue): \($0.message)" } ?? "\(error)"
-                ecodex.append(ImageScore(item: item, predicted: [], milliseconds: ms(ContinuousClock().now - t0),
-                                         cpuMilliseconds: Self.cpuMs() - c0, error: e))
-            }
+            ecodex.append(measured(item) { try scanner.scanImage(at: path(item), options: ScanOptions()) })
         }
         // Bursts: every frame of the same label at once, as `scan burst` reads them.
         var bursts: [ImageScore] = []
@@ -138,17 +127,7 @@ struct BenchCommand: ParsableCommand {
             for item in burstItems {
                 burstProgress.step(item.file + " (burst)")
                 let frames = item.burstFrames.map(path).filter { FileManager.default.fileExists(atPath: $0) }
-                let t0 = ContinuousClock().now, c0 = Self.cpuMs()
-                do {
-                    let report = try scanner.scanBurst(at: frames, options: ScanOptions())
-                    let codes = Set(report.additives.map(\.code)).union(report.unmatched.compactMap(ECode.init))
-                    bursts.append(ImageScore(item: item, predicted: codes, milliseconds: ms(ContinuousClock().now - t0),
-                                             cpuMilliseconds: Self.cpuMs() - c0))
-                } catch {
-                    let e = (error as? EcodexError).map { "\($0.errorClass.rawValue): \($0.message)" } ?? "\(error)"
-                    bursts.append(ImageScore(item: item, predicted: [], milliseconds: ms(ContinuousClock().now - t0),
-                                             cpuMilliseconds: Self.cpuMs() - c0, error: e))
-                }
+                bursts.append(measured(item) { try scanner.scanBurst(at: frames, options: ScanOptions()) })
             }
             burstProgress.finish()
         }
@@ -188,6 +167,23 @@ struct BenchCommand: ParsableCommand {
                           "OMP_THREAD_LIMIT": ProcessInfo.processInfo.environment["OMP_THREAD_LIMIT"] ?? "unset"])
 
         try write(report)
+    }
+
+    /// Runs one scan of `item` and scores it, with its wall and CPU time; a failed scan is a
+    /// result too (nothing found, with its error class and message).
+    private func measured(_ item: GoldItem, _ scan: () throws -> ScanReport) -> ImageScore {
+        let t0 = ContinuousClock().now, c0 = Self.cpuMs()
+        do {
+            let report = try scan()
+            // Unmatched codes count as reported: the shopper sees them too.
+            let codes = Set(report.additives.map(\.code)).union(report.unmatched.compactMap(ECode.init))
+            return ImageScore(item: item, predicted: codes, milliseconds: ms(ContinuousClock().now - t0),
+                              cpuMilliseconds: Self.cpuMs() - c0)
+        } catch {
+            let e = (error as? EcodexError).map { "\($0.errorClass.rawValue): \($0.message)" } ?? "\(error)"
+            return ImageScore(item: item, predicted: [], milliseconds: ms(ContinuousClock().now - t0),
+                              cpuMilliseconds: Self.cpuMs() - c0, error: e)
+        }
     }
 
     /// Re-scores an earlier run's predictions and times with today's truth: for truth fixes.

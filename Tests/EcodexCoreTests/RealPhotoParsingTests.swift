@@ -177,7 +177,16 @@ final class FrameReader: LabelReader {
         ]
         let text = OCRSummary.markedText(words)
         #expect(text == "Zutaten: Zucker,\n⟨Citronensaure⟩")
-        #expect(OCRSummary.unmarked(text) == "Zutaten: Zucker,\nCitronensaure")
+        #expect(OCRResult(words: words, steps: [], preprocessMs: 0, ocrMs: 0).text == "Zutaten: Zucker,\nCitronensaure")
+    }
+
+    /// The shopper may pass the marked text back to `scan text` as it is.
+    @Test(arguments: ["⟨colours:⟩ ⟨E102⟩, ⟨tartrazine⟩", "Emulgator: ⟨Sojalecithin⟩, ⟨E 471⟩"])
+    func markedTextParsesLikeThePlainText(_ marked: String) {
+        let plain = String(marked.unicodeScalars.filter { $0 != "⟨" && $0 != "⟩" }.map(Character.init))
+        let codes = ParsingTestSupport.codes(marked)
+        #expect(!codes.isEmpty)
+        #expect(codes == ParsingTestSupport.codes(plain), "\(marked)")
     }
 
     @Test func jsonCarriesTheTextAndTheTerminalShowsItOnRequest() throws {

@@ -44,16 +44,24 @@ public struct OCRResult: Sendable {
 
     /// Builds text and mean confidence from words.
     public init(words: [OCRWord], steps: [String], preprocessMs: Double, ocrMs: Double, timedOut: Bool = false) {
+        let text = Self.joined(words)
+        let mean = words.isEmpty ? 0 : words.map(\.confidence).reduce(0, +) / Double(words.count)
+        self.init(words: words, text: text, meanConfidence: mean, steps: steps,
+                  preprocessMs: preprocessMs, ocrMs: ocrMs, timedOut: timedOut)
+    }
+}
+
+extension OCRResult {
+    /// Words joined by spaces and lines by newlines; `mark` may wrap a word (an unsure one, say).
+    public static func joined(_ words: [OCRWord], mark: ((OCRWord) -> String)? = nil) -> String {
         var text = ""
         var lastLine: Int?
         for w in words {
             if let l = lastLine { text += (l == w.line ? " " : "\n") }
-            text += w.text
+            text += mark?(w) ?? w.text
             lastLine = w.line
         }
-        let mean = words.isEmpty ? 0 : words.map(\.confidence).reduce(0, +) / Double(words.count)
-        self.init(words: words, text: text, meanConfidence: mean, steps: steps,
-                  preprocessMs: preprocessMs, ocrMs: ocrMs, timedOut: timedOut)
+        return text
     }
 }
 

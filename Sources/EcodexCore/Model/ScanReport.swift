@@ -70,21 +70,10 @@ public struct OCRSummary: Codable, Sendable, Equatable {
     public static let unsureBelow = 60.0
     public static let unsureOpen = "⟨", unsureClose = "⟩"
 
-    /// Words joined by spaces and lines by newlines, unsure words between ⟨ and ⟩.
+    /// Words joined by spaces and lines by newlines, unsure words between ⟨ and ⟩. The
+    /// marks may stay when the text is passed back to `scan text`: the parser reads past them.
     public static func markedText(_ words: [OCRWord]) -> String {
-        var text = ""
-        var lastLine: Int?
-        for w in words {
-            if let l = lastLine { text += (l == w.line ? " " : "\n") }
-            text += w.confidence < unsureBelow ? unsureOpen + w.text + unsureClose : w.text
-            lastLine = w.line
-        }
-        return text
-    }
-
-    /// `text` without the unsure marks: what `scan text` should be given.
-    public static func unmarked(_ text: String) -> String {
-        String(text.unicodeScalars.filter { $0 != "⟨" && $0 != "⟩" }.map(Character.init))
+        OCRResult.joined(words) { $0.confidence < unsureBelow ? unsureOpen + $0.text + unsureClose : $0.text }
     }
 }
 

@@ -222,7 +222,7 @@ struct ParseSession {
             if !h.known {
                 // On a photo, an unknown code read from unsure words is more likely noise than a new additive.
                 let sure = ocr.flatMap { $0.isEmpty ? nil : $0.mean(over: byteRange(h.tokens)) } ?? 1
-                if !h.needsContext, sure >= Self.shortNameConfidence { noteUnmatched(h.code) }
+                if !h.needsContext, sure >= Self.sureConfidence { noteUnmatched(h.code) }
                 continue
             }
             candidates.append(Candidate(code: h.code, tokens: h.tokens, kind: h.kind, needsContext: h.needsContext,
@@ -351,7 +351,8 @@ struct ParseSession {
     /// Confidence (0...1) OCR must have in a name's words for a fuzzy or short name to count
     /// without a class word of its own function around it.
     static let unsureNameConfidence = 0.75
-    static let shortNameConfidence = 0.85
+    /// OCR confidence at which weak evidence stands alone: a short name, an unknown code.
+    static let sureConfidence = 0.85
     /// One-slip names of at least this many letters count without context, as in typed text.
     static let longSlipLetters = 8
     /// Names of at most this many letters are short: OCR noise spells them by chance (`PES`, `ADA`, `Alan`).
@@ -363,7 +364,7 @@ struct ParseSession {
     /// short additive name (`PES`, `ADA`) or one slip from a name (`Alan` → `alaun`). Such
     /// matches count only when a class word of the additive's own function governs them
     /// (`Verdickungsmittel: PES`), or when OCR was sure of the words (a short name at
-    /// `shortNameConfidence`, a slip at `unsureNameConfidence`: a misprint on the label).
+    /// `sureConfidence`, a slip at `unsureNameConfidence`: a misprint on the label).
     /// Exact names of five letters or more, slips in words of `longSlipLetters` or more,
     /// and all names in typed text are unaffected.
     private func ocrNameHolds(_ c: Candidate) -> Bool {
@@ -385,7 +386,7 @@ struct ParseSession {
             }
         }
         let sure = ocr.mean(over: byteRange(c.tokens)) ?? 1
-        return sure >= (short ? Self.shortNameConfidence : Self.unsureNameConfidence)
+        return sure >= (short ? Self.sureConfidence : Self.unsureNameConfidence)
     }
 
     /// Whether the class word governing `item` names one of `code`'s functions: under

@@ -10,14 +10,13 @@ public enum BurstFusion {
     /// A mention seen in one frame only counts at or above this confidence
     /// (`Mention.confidence`: match kind times the OCR confidence of its words).
     public static let singleFrameConfidence = 0.8
-    /// With this many frames or fewer, one frame's evidence is all there is: nothing is dropped.
-    static let minimumFramesToVote = 1
 
     /// One parse result for all frames: the accepted mentions (each the surest reading
     /// of its additive, in the order of the frame it came from) and unknown codes seen
     /// in two frames.
     public static func fuse(_ frames: [ParseResult]) -> ParseResult {
-        guard frames.count > minimumFramesToVote else { return frames.first ?? ParseResult() }
+        // One frame's evidence is all there is: nothing is dropped.
+        guard frames.count > 1 else { return frames.first ?? ParseResult() }
         // Per frame, the surest mention of each code.
         var perFrame: [[ECode: Mention]] = []
         for f in frames {
@@ -25,16 +24,16 @@ public enum BurstFusion {
             for m in f.mentions where (best[m.code]?.confidence ?? -1) < m.confidence { best[m.code] = m }
             perFrame.append(best)
         }
-        var candidates: [(frame: Int, mention: Mention)] = []
+        var candidates: [Mention] = []
         var seen = Set<ECode>()
         for (i, best) in perFrame.enumerated() {
             for m in frames[i].mentions where best[m.code] == m && !seen.contains(m.code) {
                 seen.insert(m.code)
-                candidates.append((i, m))
+                candidates.append(m)
             }
         }
-        var accepted: [(frame: Int, mention: Mention, support: Int, confidence: Double)] = []
-        for (i, m) in candidates {
+        var accepted: [Mention] = []
+        for m in candidates {
             var support = 0
             var surest = m
             for best in perFrame {
@@ -48,14 +47,14 @@ public enum BurstFusion {
                 }
             }
             if support >= 2 || surest.confidence >= singleFrameConfidence {
-                accepted.append((i, surest, support, surest.confidence))
+                accepted.append(surest)
             }
         }
         // One card per additive: drop a code whose more specific form was also accepted.
         var mentions: [Mention] = []
-        for a in accepted where !mentions.contains(where: { $0.code == a.mention.code }) {
-            if accepted.contains(where: { a.mention.code.isAncestor(of: $0.mention.code) }) { continue }
-            mentions.append(a.mention)
+        for a in accepted where !mentions.contains(where: { $0.code == a.code }) {
+            if accepted.contains(where: { a.code.isAncestor(of: $0.code) }) { continue }
+            mentions.append(a)
         }
         var counts: [String: Int] = [:]
         var unmatched: [String] = []

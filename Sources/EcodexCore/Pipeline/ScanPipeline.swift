@@ -62,7 +62,7 @@ public final class ScanPipeline {
         report.preprocessing = ocr.steps
         report.timingsMs.preprocess = ocr.preprocessMs
         report.timingsMs.ocr = ocr.ocrMs
-        let low = ocr.words.isEmpty || ocr.meanConfidence < options.lowConfidenceThreshold
+        let low = isUnsure(ocr, options)
         report.ocr = OCRSummary(ocr, lowConfidence: low)
         if low {
             report.warnings.insert(
@@ -112,7 +112,7 @@ public final class ScanPipeline {
         report.timingsMs.preprocess = readings.map(\.ocr.preprocessMs).reduce(0, +)
         report.timingsMs.ocr = readings.map(\.ocr.ocrMs).reduce(0, +)
         report.preprocessing = best.ocr.steps
-        let low = best.ocr.words.isEmpty || best.ocr.meanConfidence < options.lowConfidenceThreshold
+        let low = isUnsure(best.ocr, options)
         report.ocr = OCRSummary(best.ocr, lowConfidence: low)
         report.ocr?.frames = readings.count
         report.ocr?.frame = paths[best.frame]
@@ -129,6 +129,11 @@ public final class ScanPipeline {
         }
         report.timingsMs.total = Clock.since(start)
         return report
+    }
+
+    /// A reading too unsure to trust without a rescan prompt: no words, or a low mean confidence.
+    private func isUnsure(_ ocr: OCRResult, _ options: ScanOptions) -> Bool {
+        ocr.words.isEmpty || ocr.meanConfidence < options.lowConfidenceThreshold
     }
 
     /// When OCR gave too little, looks for a product barcode in the same photo and

@@ -9,13 +9,13 @@ internal import CLeptonica
 /// photo cannot be enlarged enough (the work-size cap) and Tesseract spends its time
 /// on hands and shelves. The gold set's crops, in contrast, are text from edge to edge.
 ///
-/// Classical means, on a copy of at most ~1 MP: a black and a white top-hat pick thin
-/// strokes darker or lighter than their surroundings (ink on paper, white print on
-/// colour); a threshold relative to the strongest strokes, a horizontal closing that
-/// joins letters into line blobs; blobs shaped like text lines are kept; lines that lie
-/// close together are grouped into blocks. A block with enough lines is text worth
-/// reading. When the blocks cover most of the photo, it already is a text crop and
-/// nothing is returned (the photo is read whole, as before).
+/// Classical means, on a copy of at most ~1 MP: a black and a white top-hat (each on its
+/// own) pick thin strokes darker or lighter than their surroundings (ink on paper, white
+/// print on colour); a threshold relative to the strongest strokes; blobs the size of a
+/// letter or a word of small print are kept; blobs that lie close together are grouped
+/// into blocks. A block with enough rows and letters is text worth reading. A photo that
+/// is not a camera frame, whose blocks cover most of it, or whose rest is plain paper is a
+/// label crop, and nothing is returned (the photo is read whole, as before).
 enum TextRegions {
     struct Block: Equatable {
         /// In the pixel coordinates of the photo given to `find`.
@@ -59,12 +59,9 @@ enum TextRegions {
     static func find(_ pix: PixImage, settings: Settings = Settings()) -> [Block] {
         // A crop (a strip of label, a scan) is read whole; only camera frames hold scenes.
         guard min(pix.width, pix.height) >= settings.minFrameSide else { return [] }
-        guard let gray = try? (pix.depth == 8 ? pix : pix.gray()) else { return [] }
-        let scale = gray.pixelCount > settings.workPixels
-            ? (Double(settings.workPixels) / Double(gray.pixelCount)).squareRoot() : 1
-        guard let work = scale < 1 ? try? gray.scaled(scale) : gray else { return [] }
-        guard let lines = lineBoxes(work, settings: settings), lines.count >= settings.minLines else { return [] }
-        var blocks = group(lines, width: work.width, height: work.height)
+        guard let (gray, work, scale) = workCopy(pix, settings: settings),
+              let letters = letterBoxes(work, settings: settings), letters.count >= settings.minLetters else { return [] }
+        var blocks = group(letters, width: work.width, height: work.height)
             .filter { $0.lines >= settings.minLines && $0.letters >= settings.minLetters }
         guard !blocks.isEmpty else { return [] }
         let covered = blocks.reduce(0) { $0 + $1.width * $1.height }
@@ -109,14 +106,21 @@ enum TextRegions {
         return Double(far) / Double(values.count)
     }
 
-    /// Draws the line boxes (thin) and blocks (thick) found on `pix` into a PNG, for tuning.
-    static func drawDebug(_ pix: PixImage, to path: String, settings: Settings = Settings()) {
-        guard let gray = try? (pix.depth == 8 ? pix : pix.gray()) else { return }
+    /// The gray photo, the copy measured (at most `workPixels`) and its scale.
+    private static func workCopy(_ pix: PixImage, settings: Settings) -> (PixImage, PixImage, Double)? {
+        guard let gray = try? (pix.depth == 8 ? pix : pix.gray()) else { return nil }
         let scale = gray.pixelCount > settings.workPixels
             ? (Double(settings.workPixels) / Double(gray.pixelCount)).squareRoot() : 1
-        guard let work = scale < 1 ? try? gray.scaled(scale) : gray,
+        guard let work = scale < 1 ? try? gray.scaled(scale) : gray else { return nil }
+        return (gray, work, scale)
+    }
+
+    /// Draws the letter boxes (thin) and blocks (thick) found on `pix` into a PNG, for tuning
+    /// (`ECODEX_DEBUG_DIR`).
+    static func drawDebug(_ pix: PixImage, to path: String, settings: Settings = Settings()) {
+        guard let (_, work, _) = workCopy(pix, settings: settings),
               let canvas = PixImage(pixConvertTo32(work.pointer)) else { return }
-        let lines = lineBoxes(work, settings: settings) ?? []
+        let lines = letterBoxes(work, settings: settings) ?? []
         for l in lines {
             if let box = boxCreate(Int32(l.x), Int32(l.y), Int32(l.w), Int32(l.h)) {
                 pixRenderBoxArb(canvas.pointer, box, 1, 0, 160, 255)
@@ -137,32 +141,27 @@ enum TextRegions {
         try? canvas.writePNG(to: path)
     }
 
-    /// Boxes of blobs shaped like text lines (x, y, w, h) on the work copy.
-    static func lineBoxes(_ work: PixImage, settings: Settings) -> [(x: Int, y: Int, w: Int, h: Int)]? {
+    /// Boxes (x, y, w, h) of letter- and word-sized blobs of either polarity on the work copy.
+    static func letterBoxes(_ work: PixImage, settings: Settings) -> [(x: Int, y: Int, w: Int, h: Int)]? {
         let k = settings.tophat
         var out: [(x: Int, y: Int, w: Int, h: Int)] = []
         // Each polarity on its own: in dense dark print the white top-hat fires on the paper
         // between letters, so the two together would fill a whole paragraph.
         for type in [L_TOPHAT_BLACK, L_TOPHAT_WHITE] {
             guard let strokes = PixImage(pixTophat(work.pointer, k, k, Int32(type))) else { return nil }
-            out += letterBoxes(strokes, maxHeight: max(8, work.height / 25), settings: settings,
-                               debugName: type == L_TOPHAT_BLACK ? "dark" : "light")
+            out += strongBlobs(strokes, maxHeight: max(8, work.height / 25), settings: settings)
         }
         return out
     }
 
     /// Letter-sized blobs where the top-hat `strokes` is strong.
-    static func letterBoxes(_ strokes: PixImage, maxHeight: Int, settings: Settings,
-                            debugName: String) -> [(x: Int, y: Int, w: Int, h: Int)] {
+    static func strongBlobs(_ strokes: PixImage, maxHeight: Int, settings: Settings) -> [(x: Int, y: Int, w: Int, h: Int)] {
         let stats = GrayStats(strokes.grayBytes(), step: max(1, strokes.pixelCount / 250_000))
         let level = max(settings.minStroke, Int(Double(stats.percentile(0.995)) * settings.strokeShare))
         // pixThresholdToBinary marks pixels below the threshold: invert so strong strokes are below it.
         guard let inverted = PixImage(pixInvert(nil, strokes.pointer)),
               let binary = PixImage(pixThresholdToBinary(inverted.pointer, Int32(256 - level))),
               let boxes = pixConnCompBB(binary.pointer, 8) else { return [] }
-        if let dir = ProcessInfo.processInfo.environment["ECODEX_DEBUG_DIR"], !dir.isEmpty {
-            try? binary.writePNG(to: dir + "/binary-\(debugName).png")
-        }
         var boxesVar: UnsafeMutablePointer<BOXA>? = boxes
         defer { boxaDestroy(&boxesVar) }
         var out: [(x: Int, y: Int, w: Int, h: Int)] = []
@@ -176,7 +175,7 @@ enum TextRegions {
         return out
     }
 
-    /// Lines close to each other (within about two line heights) become one block.
+    /// Letters close to each other (within about three letter heights across, two down) become one block.
     static func group(_ lines: [(x: Int, y: Int, w: Int, h: Int)], width: Int, height: Int) -> [Block] {
         let heights = lines.map(\.h).sorted()
         let typical = max(3, heights[heights.count / 2])
