@@ -38,13 +38,14 @@ convert -size 900x600 xc:'#f3efe6' \
 rm -f /tmp/ecodex-ean13.png
 echo "wrote samples/barcode-only.jpg"
 
-# A US fruit-snack label that names carmine without its code (acceptance scenario 2).
+# A US fruit-snack label that names carmine without its code or a class word
+# (acceptance scenario 2: "Carmine" alone is the colour E120).
 convert -size 900x300 xc:'#fdf6f0' \
   -font "$BOLD" -pointsize 28 -fill '#2b2118' -annotate +40+60 'BERRY BITES' \
   -font "$FONT" -pointsize 24 \
   -annotate +40+110 'INGREDIENTS: Sugar, corn syrup, modified corn' \
   -annotate +40+145 'starch, apple juice concentrate, citric acid,' \
-  -annotate +40+180 'natural flavor, color: carmine.' \
+  -annotate +40+180 'natural flavor, Carmine.' \
   \( -size 900x300 gradient:'#ffffff'-'#d0c8c0' \) -compose multiply -composite \
   -background '#e0d8cc' -rotate 2 -seed 5 -attenuate 0.3 +noise Gaussian \
   -quality 78 carmine-label.jpg

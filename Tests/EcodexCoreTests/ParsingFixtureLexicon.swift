@@ -19,13 +19,18 @@ enum ParsingFixtureLexicon {
 
     /// Names that are also ordinary food or ordinary words: they count only in additive context.
     static let contextOnlyNames: Set<String> = [
-        "caramel", "karamell", "caramelo", "caramello", "karamel", "amaranth", "amarante", "amaranto", "carmine",
-        "carmin", "carminio", "karmin", "paprika extract", "extrait de paprika", "paprikaextrakt", "vitamin c",
+        "caramel", "karamell", "caramelo", "caramello", "karamel", "amaranth", "amarante", "amaranto",
+        "paprika extract", "extrait de paprika", "paprikaextrakt", "vitamin c",
         "vitamine c", "vitamina c", "curcuma", "turmeric", "kurkuma", "safran", "saffron", "azafrán", "zafferano",
         "gold", "silver", "or", "argent", "oro", "plata", "argento", "silber", "iron", "fer", "calcium", "calcio",
         "sodium", "potassium", "magnesium", "magnésium", "aluminium", "aluminum",
-        "gelatin", "wax",
+        "gelatin", "wax", "c-vitamiini", "lactique", "carbonates", "carbonate", "carbonatos", "karbonaatit",
     ]
+
+    /// Salts and amino acids labels add as nutrients: all their names need additive context,
+    /// as in the shipped data (`nutrient_salts` in packs/tools/curated.json).
+    static let nutrientSalts: Set<String> = ["E170", "E327", "E333", "E341", "E343", "E511", "E526", "E529", "E530",
+                                              "E578", "E579", "E585", "E1001"]
 
     /// US regulatory and trade names that the taxonomy lacks or spells differently.
     static let handNames: [(String, String, String)] = [
@@ -55,7 +60,7 @@ enum ParsingFixtureLexicon {
             // Short lowercase words (`or`, `fer`) and vitamin names are ordinary words on labels;
             // short capitals (`BHA`) are acronyms.
             let contextOnly = contextOnlyNames.contains(lower) || (n.count <= 3 && n != n.uppercased())
-                || lower.hasPrefix("vitamin")
+                || lower.hasPrefix("vitamin") || code.lineage.contains { nutrientSalts.contains($0.description) }
             entries.append(LexiconEntry(name: n, code: code, lang: lang, contextOnly: contextOnly))
             codes.insert(code)
         }

@@ -103,7 +103,6 @@ struct ParsingNameTests {
         ("colour (caramel)", ["E150"]),
         ("amaranth", []),
         ("colour: amaranth", ["E123"]),
-        ("Laitue, Carmine", []),
         ("colorant: carmine", ["E120"]),
         ("Eau, sucre, vitamine C", []),
         ("Eau, sucre, antioxydant: vitamine C", ["E300"]),

@@ -18,8 +18,12 @@ import Testing
         #expect((r["preprocessing"] as? [String])?.isEmpty == false)
     }
 
-    /// Acceptance scenario 2: a US label that says "carmine" with no code, vegan on.
+    /// Acceptance scenario 2: a US label that says "Carmine" with no code and no class word, vegan on.
     @Test func carmineWithoutACodeIsE120YellowForVegansInTheUS() throws {
+        // The sample's list ends `natural flavor, Carmine.`: no `color:` before it (samples/make-samples.sh).
+        let typed = try scan.run(["text", "INGREDIENTS: Sugar, water, modified corn starch, carmine, natural flavor.",
+                                  "--region", "US", "--diet", "vegan", "--format", "json"])
+        #expect(try #require(typed.jsonLines().first).badge("E120") == "yellow")
         let run = try scan.run([ScanBinary.path("samples/carmine-label.jpg"), "--region", "US", "--diet", "vegan", "--format", "json"])
         #expect(run.status == 0, "\(run.stderr)")
         let r = try #require(run.jsonLines().first)

@@ -661,6 +661,10 @@ def main():
         references.append({"label": "Open Food Facts additive taxonomy (ODbL 1.0)",
                            "url": "https://world.openfoodfacts.org/additive/" + c.lower().replace("(", "").replace(")", "")})
         ctx = [n for n in k.get("ctx", [])]
+        if c.split("(")[0] in cur.get("nutrient_salts", {}).get("codes", []):
+            # added as nutrients more often than as additives: every name needs additive context
+            for lang in sorted(nd):
+                ctx += [n for n in nd[lang] if n not in ctx]
         rec = {
             "code": c,
             "parent": parent[c],

@@ -62,7 +62,7 @@ struct CodeReader {
         let rest = w.dropFirst(prefixLength)
         if !rest.isEmpty {
             guard let h = readBody(rest, next: i + 1, start: i, prefixSlip: !strong) else { return [] }
-            return [h]
+            return strong ? [h] + readPrefixedListTail(after: h, ins: prefixLength == 3) : [h]
         }
         guard strong else { return [] }
         // Prefix alone: skip separators (`E-330`, `E.330`, `INS N°420`, `INS #202`, `INS N'952`).
@@ -86,7 +86,27 @@ struct CodeReader {
         guard tokens[j].kind == .word, let first = word(j).first, first >= 0x30 && first <= 0x39 else { return [] }
         // A lone `E` before a number with a unit is a vitamin dose, not a code; readBody checks units.
         guard let h = readBody(word(j), next: j + 1, start: i, prefixSlip: false) else { return [] }
-        return [h]
+        return [h] + readPrefixedListTail(after: h, ins: prefixLength == 3)
+    }
+
+    /// `INS 240,241,242b`, `INS 330, 331`, `E322,E471`-free `E240,241`: numbers after a code that share
+    /// its prefix. With `INS`/`SIN` the list may have spaces after its commas; with `E` it may not
+    /// (`E330, 500 g` is a code and a quantity). Each number must be a code the store knows.
+    private func readPrefixedListTail(after first: Hit, ins: Bool) -> [Hit] {
+        guard first.known else { return [] }
+        var hits: [Hit] = []
+        var j = first.tokens.upperBound
+        while j + 1 < tokens.count, isPunct(j, ",") || isPunct(j, "/") {
+            let n = j + 1
+            guard tokens[n].kind == .word, let lead = word(n).first, lead >= 0x30 && lead <= 0x39,
+                  ins || (!tokens[j].spaceBefore && !tokens[n].spaceBefore),
+                  var h = readBody(word(n), next: n + 1, start: n, prefixSlip: false, allowRepair: false),
+                  h.known else { break }
+            h.kind = first.kind == .ins || ins ? .ins : .code
+            hits.append(h)
+            j = h.tokens.upperBound
+        }
+        return hits
     }
 
     /// Prefix length and whether it is a true prefix (`E`, `INS`, `SIN`) or an OCR slip (`F`, `C`).
@@ -115,9 +135,9 @@ struct CodeReader {
         return hits
     }
 
-    /// A bare number in the scope of a class word: `acidity regulators (330, 331)`.
+    /// A bare number in the scope of a class word: `acidity regulators (330, 331)`, `Colour (150d)`.
     func readBare(at i: Int) -> Hit? {
-        guard tokens[i].kind == .word, tokens[i].isDigits else { return nil }
+        guard tokens[i].kind == .word, let lead = word(i).first, lead >= 0x30 && lead <= 0x39 else { return nil }
         guard var h = readBody(word(i), next: i + 1, start: i, prefixSlip: false, allowRepair: false) else { return nil }
         h.kind = .ins
         return h

@@ -2,7 +2,9 @@
 ///
 /// Each row maps a lowercase English id to the phrases labels use for it in
 /// English (UK and US), German, French, Spanish, Italian and Dutch, plus a few
-/// Polish, Finnish and Portuguese forms. Phrases are written in their singular;
+/// Polish, Finnish and Portuguese forms, the Australian/New Zealand and Indian class
+/// names (`mineral salt`, `vegetable gum`, `food acid`, `class II preservative`) and the
+/// US habit of naming the function after the additive (`(to preserve freshness)`). Phrases are written in their singular;
 /// the name index adds the usual plural endings. Facts from the Open Food Facts
 /// additive class taxonomy (ODbL) and EU Regulation 1333/2008 Annex I.
 enum FunctionClasses {
@@ -21,6 +23,8 @@ enum FunctionClasses {
             "colorante", "colorantes", "colorante alimentario", "coloranti",
             "kleurstof", "kleurstoffen", "kleuren",
             "barwnik", "barwniki", "väri", "väriaine", "corante", "corantes",
+            // US and Canadian style, the function in brackets after the name: `turmeric (for color)`.
+            "for color", "for colour", "to color", "to colour",
         ]),
         ("preservative", [
             "preservative", "preservatives", "antimicrobial preservative", "preserved with",
@@ -30,6 +34,11 @@ enum FunctionClasses {
             "conservanti", "agente conservante",
             "conserveermiddel", "conserveermiddelen", "conserveringsmiddel", "conserveringsmiddelen",
             "substancja konserwująca", "substancje konserwujące", "säilöntäaine",
+            "class II preservative", "class I preservative",
+            // US style: `BHT (to preserve freshness)`, `sorbic acid (a preservative)`.
+            "to preserve freshness", "to maintain freshness", "to protect freshness", "to retain freshness",
+            "for freshness", "a preservative", "as a preservative", "to prevent spoilage", "to retard spoilage",
+            "mold inhibitor", "to inhibit mold", "to prevent mold",
         ]),
         ("antioxidant", [
             "antioxidant", "anti-oxidant", "antioxidants",
@@ -38,6 +47,7 @@ enum FunctionClasses {
             "antioxidante", "antioxidantes", "antiossidante", "antiossidanti",
             "antioxidanten",
             "przeciwutleniacz", "przeciwutleniacze", "hapettumisenestoaine",
+            "to protect flavor", "to protect flavour", "to preserve flavor", "to preserve flavour", "an antioxidant",
         ]),
         ("emulsifier", [
             "emulsifier", "emulsifiers", "emulsifying agent", "emulsifiant", "émulsifiant",
@@ -69,6 +79,8 @@ enum FunctionClasses {
             "addensante", "addensanti", "agente addensante",
             "verdikkingsmiddel", "verdikkingsmiddelen",
             "substancja zagęszczająca", "substancje zagęszczające", "sakeuttamisaine", "espessante",
+            // Australia/New Zealand class name (Food Standards Code, Schedule 7).
+            "vegetable gum",
         ]),
         ("gelling agent", [
             "gelling agent", "gelifier", "Geliermittel", "gélifiant", "agent gélifiant",
@@ -94,6 +106,8 @@ enum FunctionClasses {
             "regolatori di acidità",
             "zuurteregelaar", "zuurteregelaars",
             "regulator kwasowości", "regulatory kwasowości", "happamuudensäätöaine", "regulador de acidez",
+            // Australia/New Zealand class name (Food Standards Code, Schedule 7).
+            "alkali",
         ]),
         ("acid", [
             "acid", "acids", "acidifier", "acidulant", "acidulants",
@@ -101,6 +115,8 @@ enum FunctionClasses {
             "acidifiant", "acidifiants", "acidulant",
             "acidulante", "acidulantes", "acidificante", "acidificantes",
             "acidificanti", "voedingszuur", "voedingszuren", "zuurmiddel",
+            // Australia/New Zealand class name: `Food Acid (330)`.
+            "food acid", "for tartness",
         ]),
         ("flavour enhancer", [
             "flavour enhancer", "flavor enhancer", "flavour enhancers", "flavor enhancers", "taste enhancer",
@@ -123,6 +139,7 @@ enum FunctionClasses {
         ("humectant", [
             "humectant", "humectants", "Feuchthaltemittel", "humectante", "humectantes",
             "umidificante", "umidificanti", "umettante", "bevochtigingsmiddel", "bevochtigingsmiddelen",
+            "to retain moisture", "to maintain moisture",
             "substancja utrzymująca wilgoć", "kosteudensäilyttäjä",
         ]),
         ("firming agent", [
@@ -142,6 +159,7 @@ enum FunctionClasses {
             "agente de tratamiento de la harina", "mejorante", "agente di trattamento della farina",
             "agenti di trattamento della farina", "meelverbeteraar", "meelverbeteraars",
             "środek do przetwarzania mąki", "jauhonparanne",
+            "dough strengthener", "bleaching agent",
         ]),
         ("anti-caking agent", [
             "anti-caking agent", "anticaking agent", "anti caking agent", "anti-caking", "Trennmittel",
@@ -149,6 +167,7 @@ enum FunctionClasses {
             "antiaglomerante", "antiaglomerantes", "antiapelmazante", "antiagglomerante", "antiagglomeranti",
             "agente antiagglomerante", "antiklontermiddel", "antiklontermiddelen",
             "substancja przeciwzbrylająca", "paakkuuntumisenestoaine",
+            "to prevent caking", "free flow agent", "flow agent",
         ]),
         ("anti-foaming agent", [
             "anti-foaming agent", "antifoaming agent", "antifoam", "Schaumverhüter",
@@ -180,6 +199,18 @@ enum FunctionClasses {
         ("colour retention agent", [
             "colour stabiliser", "color stabilizer", "colour retention agent", "Farbstabilisator",
             "stabilisant de couleur", "fixateur de couleur", "estabilizador del color",
+            // Australia/New Zealand class name; US style `(to retain color)`.
+            "colour fixative", "color fixative", "to retain color", "to retain colour", "to preserve color",
+            "to promote color retention", "to maintain color",
+        ]),
+        // Australia/New Zealand class name (Food Standards Code, Schedule 7): `Mineral Salts (450, 451)`.
+        // English only: `sels minéraux` and `Mineralsalze` on European labels are often nutrients.
+        ("mineral salt", [
+            "mineral salt",
+        ]),
+        // Codex/India class name (CXG 36-1989): `Carbonating agent (290)`.
+        ("carbonating agent", [
+            "carbonating agent",
         ]),
         // Generic headers make additive context but name no function.
         (genericID, [

@@ -141,6 +141,20 @@ struct IngredientStructure {
         if k >= 0 { items[Int(k)].hasAdditive = true }
     }
 
+    /// US and Canadian style, the function after the name: `turmeric (color)`, `TBHQ (preservative)`,
+    /// `sodium benzoate (to protect flavor)`. A bracket that holds nothing but a class phrase gives
+    /// its function to the item it belongs to, as a class header before the name would.
+    mutating func liftTrailingFunctions(tokens: [Token]) {
+        for k in items.indices {
+            guard let f = items[k].ownFunction, f != FunctionClasses.genericID, let cls = items[k].classTokens,
+                  let p = items[k].parent, items[p].ownFunction == nil, !items[p].nutrient, !items[p].isHeader
+            else { continue }
+            let words = items[k].tokens.filter { tokens[$0].kind == .word }
+            guard !words.isEmpty, words.allSatisfy(cls.contains) else { continue }
+            items[p].ownFunction = f
+        }
+    }
+
     /// Resolves inherited functions; parents and headers always precede the items they govern.
     ///
     /// A header governs the items after its colon while they keep naming additives:

@@ -29,6 +29,8 @@ struct NameIndex: Sendable {
         var tokenEnd: Int32
         /// Vocabulary id, or -1 when the word is not in any name.
         var id: Int32
+        /// Ids of the word's other number (`formIDs`), or -1: followed like the word itself.
+        var forms: (Int32, Int32) = (-1, -1)
         /// A comma, bracket or code lies between this word and the previous one.
         var barrierBefore: Bool
         var length: Int32
@@ -305,26 +307,57 @@ struct NameIndex: Sendable {
     @inline(__always)
     func id(ofWordHash h: UInt64) -> Int32 { vocab.get(h) }
 
-    /// Shortest stem a plural ending may be taken from.
-    static let pluralStemMinLength = 6
+    /// Shortest word form (the shorter of singular and plural) that `formIDs` relates.
+    static let wordFormMinLength = 6
 
-    /// The vocabulary id of an unknown word once a plural ending is taken off, or -1:
-    /// German and Dutch labels write `Sojalecithine`, `Pektine` for the names' `Sojalecithin`, `Pektin`.
-    /// Endings `-s`, `-e`, `-n`, `-en`, `-es`; the stem must keep at least `pluralStemMinLength` letters
-    /// and not end in `-s` itself.
-    func pluralStemID(_ w: ArraySlice<UInt32>) -> Int32 {
-        let e: UInt32 = 0x45, n: UInt32 = 0x4E, s: UInt32 = 0x53
-        guard let last = w.last, last == e || last == n || last == s else { return -1 }
-        // The last letter alone first (`benzoates` → `benzoate`), then `-en` / `-es`.
-        let two = w.count >= 2 && w[w.endIndex - 2] == e && last != e
-        for cut in two ? [1, 2] : [1] where w.count - cut >= Self.pluralStemMinLength {
-            let stem = w.dropLast(cut)
-            // A stem ending in `-s` is a plural already: `pectinase` is not `pectinas` + `e`.
-            if stem.last == s { continue }
-            let id = vocab.get(Token.hash(stem))
-            if id >= 0 { return id }
+    /// Vocabulary ids of the word's other number: the label's singular where a name has the
+    /// plural, and the plural where it has the singular (`sodium citrate` / `sodium citrates`,
+    /// `Sojalecithine` / `Sojalecithin`, `citrato` / `citrati`, `citrato` / `citratos`).
+    ///
+    /// Endings, in the label languages: add `-s` or `-es` (`-n` after `-e`: `Säure`/`Säuren`); drop
+    /// `-s`, `-es`, `-e`, `-en`, `-n`; swap the Italian vowels `-o`/`-i`, `-a`/`-e`, `-e`/`-i`. The shorter form keeps at least
+    /// `wordFormMinLength` letters, and a form that drops an ending must not end in `-s` itself
+    /// (`pectinase` is not `pectinas` + `e`). Returns up to two ids other than the word's own.
+    func formIDs(_ w: ArraySlice<UInt32>, own: Int32) -> (Int32, Int32) {
+        let s: UInt32 = 0x53, e: UInt32 = 0x45, n: UInt32 = 0x4E, i: UInt32 = 0x49, o: UInt32 = 0x4F, a: UInt32 = 0x41
+        var found: (Int32, Int32) = (-1, -1)
+        func consider(_ h: UInt64) -> Bool {
+            let id = vocab.get(h)
+            guard id >= 0, id != own, id != found.0 else { return false }
+            if found.0 < 0 { found.0 = id; return false }
+            found.1 = id
+            return true
         }
-        return -1
+        guard w.count >= Self.wordFormMinLength, let last = w.last else { return found }
+        // Hashes of the word and of its prefixes one and two letters shorter.
+        var whole = Token.fnvOffset
+        var cut1 = Token.fnvOffset, cut2 = Token.fnvOffset
+        for (k, v) in w.enumerated() {
+            if k == w.count - 2 { cut2 = whole }
+            if k == w.count - 1 { cut1 = whole }
+            whole = Token.fnvStep(whole, v)
+        }
+        // Longer forms: the name has the plural (`-s`, `-es`; `-e` → `-en`).
+        for suffix in (last == e ? [[s], [n]] : last == s ? [] : [[s], [e, s]]) as [[UInt32]] {
+            var h = whole
+            for v in suffix { h = Token.fnvStep(h, v) }
+            if consider(h) { return found }
+        }
+        // Shorter forms: the name has the singular.
+        let beforeLast = w[w.endIndex - 2]
+        if last == s || last == e || last == n, w.count - 1 >= Self.wordFormMinLength, beforeLast != s {
+            if consider(cut1) { return found }
+        }
+        if (last == s || last == n) && beforeLast == e, w.count - 2 >= Self.wordFormMinLength,
+           w[w.endIndex - 3] != s {
+            if consider(cut2) { return found }
+        }
+        // Romance vowel endings.
+        let swaps: [UInt32: [UInt32]] = [o: [i], i: [o, e], a: [e], e: [i, a]]
+        for v in swaps[last] ?? [] {
+            if consider(Token.fnvStep(cut1, v)) { return found }
+        }
+        return found
     }
 
     /// Known words within one edit (substitution, insertion, deletion or adjacent swap) of `word`.
@@ -390,8 +423,8 @@ struct NameIndex: Sendable {
                       cache: inout FuzzyCache) -> Match? {
         let w = stream[start]
         // Most words start no name: reject them before any search.
-        if w.id >= 0 {
-            if edges.get(Self.edgeKey(0, w.id)) < 0 { return nil }
+        if w.id >= 0 || w.forms.0 >= 0 {
+            if !startsKey(w.id), !startsKey(w.forms.0), !startsKey(w.forms.1) { return nil }
         } else if !w.fuzzyEligible {
             return nil
         }
@@ -400,6 +433,11 @@ struct NameIndex: Sendable {
         walk(stream, start: start, pos: start, node: 0, edits: 0, low: false, scalars: scalars, cache: &cache,
              best: &best, steps: &steps)
         return best
+    }
+
+    @inline(__always)
+    private func startsKey(_ word: Int32) -> Bool {
+        word >= 0 && edges.get(Self.edgeKey(0, word)) >= 0
     }
 
     /// Depth-first over the trie; depth is bounded by the longest name, branching by the candidate cap.
@@ -411,9 +449,11 @@ struct NameIndex: Sendable {
         let w = stream[pos]
         if pos > start && w.barrierBefore { return }
         let lowHere = low || w.lowConfidence
-        if w.id >= 0 {
-            follow(stream, start: start, pos: pos, node: node, word: w.id, edits: edits, low: lowHere,
-                   scalars: scalars, cache: &cache, best: &best, steps: &steps)
+        if w.id >= 0 || w.forms.0 >= 0 {
+            for word in [w.id, w.forms.0, w.forms.1] where word >= 0 {
+                follow(stream, start: start, pos: pos, node: node, word: word, edits: edits, low: lowHere,
+                       scalars: scalars, cache: &cache, best: &best, steps: &steps)
+            }
             return
         }
         guard w.fuzzyEligible, edits < 3 else { return }

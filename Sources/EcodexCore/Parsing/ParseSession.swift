@@ -131,15 +131,16 @@ struct ParseSession {
             if NameIndex.stopWords.contains(t.key) { continue }
             var low = false
             if let ocr, !ocr.isEmpty, let c = ocr.mean(over: byteRange(k..<(k + 1))) { low = c < 0.6 }
-            var id = index.id(ofWordHash: t.key)
+            let id = index.id(ofWordHash: t.key)
             let length = Int(t.end - t.start)
-            if id < 0, !t.hasDigit, length > NameIndex.pluralStemMinLength {
-                id = index.pluralStemID(norm.scalars[Int(t.start)..<Int(t.end)])
-            }
-            let eligible = id < 0 && !t.hasDigit && length <= 40
+            // Singular and plural are one word: `Sodium Citrate` finds `sodium citrates`.
+            let forms = !t.hasDigit && length >= NameIndex.wordFormMinLength
+                ? index.formIDs(norm.scalars[Int(t.start)..<Int(t.end)], own: id) : (-1, -1)
+            let eligible = id < 0 && forms.0 < 0 && !t.hasDigit && length <= 40
                 && (length >= NameIndex.fuzzyMinLength || (low && length >= NameIndex.fuzzyMinLength - 1))
-            stream.append(.init(token: Int32(k), tokenEnd: Int32(k + 1), id: id, barrierBefore: barrier, length: Int32(length),
-                                lowConfidence: low, fuzzyEligible: eligible, scalarStart: t.start, scalarEnd: t.end))
+            stream.append(.init(token: Int32(k), tokenEnd: Int32(k + 1), id: id, forms: forms, barrierBefore: barrier,
+                                length: Int32(length), lowConfidence: low, fuzzyEligible: eligible,
+                                scalarStart: t.start, scalarEnd: t.end))
             barrier = false
         }
         var fuzzyCache = NameIndex.FuzzyCache(count: stream.count)
@@ -187,6 +188,7 @@ struct ParseSession {
     private mutating func resolveStructure() {
         for h in codeHits where !h.needsContext { structure.noteAdditive(at: h.tokens.lowerBound) }
         for n in nameHits where !n.contextOnly { structure.noteAdditive(at: n.tokens.lowerBound) }
+        structure.liftTrailingFunctions(tokens: tokens)
         for (k, t) in tokens.enumerated() where t.isDigits && (3...4).contains(t.length) && !consumed[k] {
             let it = structure.itemOfToken[k]
             if it >= 0, structure.items[Int(it)].tokens.lowerBound == k { structure.noteAdditive(at: k) }
@@ -196,7 +198,9 @@ struct ParseSession {
 
     /// Pass 5: bare numbers in the scope of a class word (`acidity regulators (330, 331)`).
     private mutating func readBareNumbers() {
-        for (k, t) in tokens.enumerated() where !consumed[k] && t.kind == .word && t.isDigits {
+        // Digits, or digits with a letter or sub-form the code reader accepts (`150d`, `160a(ii)`).
+        for (k, t) in tokens.enumerated() where !consumed[k] && t.kind == .word && t.hasDigit
+            && Token.isDigit(norm.scalars[Int(t.start)]) {
             guard let it = item(k), it.function != nil else { continue }
             // A number inside a word run (`Red 40`) or a quantity is not a code.
             if k > 0, tokens[k - 1].kind == .word, !consumed[k - 1], !Self.conjunctions.contains(tokens[k - 1].key) {
