@@ -42,7 +42,11 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
         let path = location.additivesPath
         StoreBuilder.removeStaleTemporaryFiles(in: location.directory)
         if !FileManager.default.fileExists(atPath: path.path) {
-            try StoreBuilder.install(try AdditiveStore.loadPack(basePackURL), at: location)
+            // First run: build under the writers' lock, unless another process built it meanwhile.
+            try FolderLock.withLock(FolderLock.additives, in: location.directory) {
+                guard !FileManager.default.fileExists(atPath: path.path) else { return }
+                try StoreBuilder.install(try AdditiveStore.loadPack(basePackURL), at: location)
+            }
         }
         let db = try AdditiveStore.openChecked(path)
         do {
@@ -223,12 +227,32 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
         }
     }
 
-    /// Runs SQLite's full `PRAGMA integrity_check`; true when the file is sound.
+    /// Checks the store file for damage; true when it is sound (see `isSound`).
     public func integrityCheck() -> Bool {
-        (try? withConnection {
-            let statement = try db.prepare("PRAGMA integrity_check")
-            return try statement.step() && statement.text(0) == "ok"
-        }) ?? false
+        lock.lock()
+        defer { lock.unlock() }
+        return AdditiveStore.isSound(location.additivesPath)
+    }
+
+    /// SQLite's full `PRAGMA integrity_check` and FTS5's own check of the name index
+    /// against the `names` table; true when both pass.
+    ///
+    /// The check runs on a read-write connection when the file allows one: on SQLite
+    /// 3.40 a read-only connection does not report a row that breaks a CHECK
+    /// constraint, so a zeroed or altered page could pass. Nothing is written.
+    static func isSound(_ path: URL) -> Bool {
+        guard let db = (try? Connection(path: path.path, mode: .readWrite)) ?? (try? Connection(path: path.path, mode: .readOnly))
+        else { return false }
+        defer { db.close() }
+        do {
+            let check = try db.prepare("PRAGMA integrity_check")
+            guard try check.step(), check.text(0) == "ok", try !check.step() else { return false }
+            // 'integrity-check' with rank 1 compares the index with its external content table.
+            try db.execute("INSERT INTO names_fts (names_fts, rank) VALUES ('integrity-check', 1)")
+            return true
+        } catch {
+            return false
+        }
     }
 
     // MARK: - Internals
