@@ -1,5 +1,8 @@
 import EcodexCore
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The on-disk additive store (`additives.sqlite`): lookups by code, by name,
 /// and fuzzy by name, for the pipeline and for `scan code` / `scan lookup`.
@@ -353,11 +356,18 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
                 throw StoreErrors.newerSchema(path, found: version, supported: supported)
             }
             if version < supported {
-                do {
-                    let writer = try Connection(path: path.path, mode: .readWrite)
-                    try writer.migrate(migrations)
-                } catch let error as SQLiteError where error.isReadOnly {
-                    throw StoreErrors.readOnlyUpgrade(path, detail: error.description)
+                // An upgrade in place writes the store: it takes the writers' lock like a rebuild.
+                let directory = path.deletingLastPathComponent()
+                guard access(directory.path, W_OK) == 0 else {
+                    throw StoreErrors.readOnlyUpgrade(path, detail: "the folder is not writable")
+                }
+                try FolderLock.withLock(FolderLock.additives, in: directory) {
+                    do {
+                        let writer = try Connection(path: path.path, mode: .readWrite)
+                        try writer.migrate(migrations)
+                    } catch let error as SQLiteError where error.isReadOnly {
+                        throw StoreErrors.readOnlyUpgrade(path, detail: error.description)
+                    }
                 }
                 db = try Connection(path: path.path, mode: .readOnly)
             }
