@@ -51,18 +51,20 @@ import Testing
     /// Races `pack apply` of a delta against `store rebuild` and `pack rollback`. The apply
     /// waits after it checked the delta against the installed records (the window a rebuild
     /// used to slip into) until the other writer has finished or a seeded random time has
-    /// passed. Each result must be one whole version: never the delta's version over the
-    /// rebuilt data.
+    /// passed (a fixed table, so every run races the same way). Each result must be one
+    /// whole version: never the delta's version over the rebuilt data.
     @Test func writersOfTheStoreTakeTurns() throws {
         let p = try Publisher()
         let delta = try PackCommandTests.prepared(p)
-        var rng = SeededGenerator(seed: 16)
-        print("writersOfTheStoreTakeTurns: seed 16")
+        // (seconds before the other writer starts, seconds the apply is held at most): spread
+        // over a rebuild's duration (about 1 s here), so the rebuild lands before, inside and
+        // after the apply's window.
+        let timings: [(start: Double, hold: Double)] = [(0.0, 1.8), (0.1, 0.6), (0.2, 1.2), (0.05, 0.5), (0.3, 2.0), (0.15, 0.9)]
         let template = p.scan.dataDir
         let files = try FileManager.default.contentsOfDirectory(atPath: template.path)
             .filter { $0.hasPrefix("additives") || $0 == "pack-state.json" }
         var outcomes: [String: Int] = [:]
-        for round in 0..<6 {
+        for (round, timing) in timings.enumerated() {
             let scan = ScanBinary()
             for name in files {
                 try FileManager.default.copyItem(at: template.appendingPathComponent(name), to: scan.dataDir.appendingPathComponent(name))
@@ -71,9 +73,9 @@ import Testing
             var env = p.env
             env["ECODEX_PACK_PAUSE"] = "delta-checked:" + gate
             let apply = try Self.spawn(scan, ["pack", "apply", delta], environment: env)
-            usleep(UInt32.random(in: 0...300_000, using: &rng))
+            usleep(UInt32(timing.start * 1_000_000))
             let other = try Self.spawn(scan, round % 2 == 0 ? ["store", "rebuild"] : ["pack", "rollback"])
-            let deadline = Date().addingTimeInterval(Double.random(in: 0.5...2.0, using: &rng))
+            let deadline = Date().addingTimeInterval(timing.hold)
             while other.isRunning && Date() < deadline { usleep(10_000) }
             FileManager.default.createFile(atPath: gate, contents: nil)
             apply.waitUntilExit()
@@ -345,18 +347,5 @@ import Testing
             .replacingOccurrences(of: #""expires_at":"20"#, with: #""expires_at":"29"#)
         try Data(later.utf8).write(to: URL(fileURLWithPath: p.path("later.pack")))
         #expect(try p.scan.run(["pack", "verify", p.path("later.pack")], environment: p.env).status == 15)
-    }
-}
-
-/// SplitMix64: a small seeded generator, so a race test's timings repeat from run to run.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
