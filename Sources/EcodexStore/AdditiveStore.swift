@@ -21,7 +21,8 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
     public let builtAt: String
 
     private let db: Connection
-    private let lock = NSLock()
+    /// Serialises access to `db`, the statements and the caches.
+    private let shared: SerializedConnection
     private let decoder = JSONDecoder()
     private var records: [ECode: Additive] = [:]
     private var cachedLexicon: Lexicon?
@@ -93,6 +94,7 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
             throw StoreErrors.damaged(path, detail: error.description)
         }
         self.db = db
+        shared = SerializedConnection(db) { AdditiveStore.translate($0, path: path) }
     }
 
     /// The pack bundled with the program, from which a first run builds the store.
@@ -232,9 +234,7 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
 
     /// Checks the store file for damage; true when it is sound (see `isSound`).
     public func integrityCheck() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return AdditiveStore.isSound(location.additivesPath)
+        (try? withConnection { AdditiveStore.isSound(location.additivesPath) }) ?? false
     }
 
     /// SQLite's full `PRAGMA integrity_check` and FTS5's own check of the name index
@@ -317,13 +317,7 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
 
     /// Runs `body` under the lock, turning SQLite failures into shopper-facing lookup errors.
     private func withConnection<T>(_ body: () throws -> T) throws -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        do {
-            return try body()
-        } catch let error as SQLiteError {
-            throw AdditiveStore.translate(error, path: location.additivesPath)
-        }
+        try shared.run { _ in try body() }
     }
 
     static func translate(_ error: SQLiteError, path: URL) -> EcodexError {

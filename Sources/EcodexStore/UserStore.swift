@@ -12,7 +12,7 @@ public final class UserStore: @unchecked Sendable {
     public let location: StoreLocation
     public let retention: Retention
     private let db: Connection
-    private let lock = NSLock()
+    private let shared: SerializedConnection
 
     /// How much history is kept: the newest `maxEntries` scans, none older than
     /// `maxAge` before the newest. Older ones are deleted as each scan is saved.
@@ -93,6 +93,7 @@ public final class UserStore: @unchecked Sendable {
                 }
             }
             self.db = db
+            shared = SerializedConnection(db) { UserStore.translate($0, path: path) }
         } catch let error as SQLiteError {
             throw UserStore.translate(error, path: path)
         }
@@ -129,10 +130,6 @@ public final class UserStore: @unchecked Sendable {
             throw StoreErrors.cannotWrite(location.directory, detail: "\(error)")
         }
         return target
-    }
-
-    deinit {
-        db.close()
     }
 
     // MARK: - Scan history
@@ -261,13 +258,7 @@ public final class UserStore: @unchecked Sendable {
     }
 
     private func withConnection<T>(_ body: () throws -> T) throws -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        do {
-            return try body()
-        } catch let error as SQLiteError {
-            throw UserStore.translate(error, path: location.userPath)
-        }
+        try shared.run { _ in try body() }
     }
 
     static func translate(_ error: SQLiteError, path: URL) -> EcodexError {
