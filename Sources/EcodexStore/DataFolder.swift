@@ -42,9 +42,12 @@ enum DataFolder {
         close(fd)
     }
 
-    /// Restricts an existing file (a copy, a file SQLite made) to its owner.
+    /// Takes away what group and others may do with an existing file (a copy, a file an
+    /// older version made); what its owner may do stays as it is (a read-only file stays so).
     static func makePrivate(_ path: String) {
-        chmod(path, fileMode)
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & 0o077 != 0 else { return }
+        chmod(path, info.st_mode & 0o700)
     }
 
     /// Writes `bytes` to `url` all or nothing: a private temporary file beside it,

@@ -54,6 +54,9 @@ public final class UserStore: @unchecked Sendable {
                 do { try DataFolder.createPrivateFile(path.path) } catch {
                     throw StoreErrors.historyUnavailable(path, detail: "\(error)")
                 }
+            } else {
+                // A file made by an older version (0644) becomes the user's own too.
+                DataFolder.makePrivate(path.path)
             }
             // READWRITE silently falls back to read-only for a write-protected file;
             // reading history still works then, and saving reports the problem.
