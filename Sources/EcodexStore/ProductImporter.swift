@@ -120,7 +120,6 @@ public final class ProductImporter {
             let name = path == "-" ? "-" : URL(fileURLWithPath: path).lastPathComponent
             let products = try sink!.finish(sourceName: name, format: reader.format?.rawValue ?? "jsonl")
             sink = nil
-            PackFault.point("import-built")
             guard DataFolder.syncFile(target), rename(target, finalPath) == 0 else {
                 throw EcodexError.update("Ecodex could not put the new product list in place at \(finalPath).",
                                          detail: String(cString: strerror(errno)))
