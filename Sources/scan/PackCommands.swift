@@ -44,6 +44,7 @@ struct PackCommand: ParsableCommand {
             } else {
                 print("Built full pack \(m.version) (data \(m.dataVersion)): \(m.payload.records) additives → \(update)")
             }
+            print("It expires at \(m.expiresAt); clients refuse it after that.")
             print("Unsigned: it needs \(TrustedKeys.shipped.requiredSignatures) signatures (`scan pack sign \(update) --key FILE`) before it can be applied.")
         }
     }
