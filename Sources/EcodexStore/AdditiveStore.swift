@@ -1,5 +1,8 @@
 import EcodexCore
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The on-disk additive store (`additives.sqlite`): lookups by code, by name,
 /// and fuzzy by name, for the pipeline and for `scan code` / `scan lookup`.
@@ -18,7 +21,8 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
     public let builtAt: String
 
     private let db: Connection
-    private let lock = NSLock()
+    /// Serialises access to `db`, the statements and the caches.
+    private let shared: SerializedConnection
     private let decoder = JSONDecoder()
     private var records: [ECode: Additive] = [:]
     private var cachedLexicon: Lexicon?
@@ -42,7 +46,11 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
         let path = location.additivesPath
         StoreBuilder.removeStaleTemporaryFiles(in: location.directory)
         if !FileManager.default.fileExists(atPath: path.path) {
-            try StoreBuilder.install(try AdditiveStore.loadPack(basePackURL), at: location)
+            // First run: build under the writers' lock, unless another process built it meanwhile.
+            try FolderLock.withLock(FolderLock.additives, in: location.directory) {
+                guard !FileManager.default.fileExists(atPath: path.path) else { return }
+                try StoreBuilder.install(try AdditiveStore.loadPack(basePackURL), at: location)
+            }
         }
         let db = try AdditiveStore.openChecked(path)
         do {
@@ -86,6 +94,7 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
             throw StoreErrors.damaged(path, detail: error.description)
         }
         self.db = db
+        shared = SerializedConnection(db) { AdditiveStore.translate($0, path: path) }
     }
 
     /// The pack bundled with the program, from which a first run builds the store.
@@ -223,12 +232,30 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
         }
     }
 
-    /// Runs SQLite's full `PRAGMA integrity_check`; true when the file is sound.
+    /// Checks the store file for damage; true when it is sound (see `isSound`).
     public func integrityCheck() -> Bool {
-        (try? withConnection {
-            let statement = try db.prepare("PRAGMA integrity_check")
-            return try statement.step() && statement.text(0) == "ok"
-        }) ?? false
+        (try? withConnection { AdditiveStore.isSound(location.additivesPath) }) ?? false
+    }
+
+    /// SQLite's full `PRAGMA integrity_check` and FTS5's own check of the name index
+    /// against the `names` table; true when both pass.
+    ///
+    /// The check runs on a read-write connection when the file allows one: on SQLite
+    /// 3.40 a read-only connection does not report a row that breaks a CHECK
+    /// constraint, so a zeroed or altered page could pass. Nothing is written.
+    static func isSound(_ path: URL) -> Bool {
+        guard let db = (try? Connection(path: path.path, mode: .readWrite)) ?? (try? Connection(path: path.path, mode: .readOnly))
+        else { return false }
+        defer { db.close() }
+        do {
+            let check = try db.prepare("PRAGMA integrity_check")
+            guard try check.step(), check.text(0) == "ok", try !check.step() else { return false }
+            // 'integrity-check' with rank 1 compares the index with its external content table.
+            try db.execute("INSERT INTO names_fts (names_fts, rank) VALUES ('integrity-check', 1)")
+            return true
+        } catch {
+            return false
+        }
     }
 
     // MARK: - Internals
@@ -290,13 +317,7 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
 
     /// Runs `body` under the lock, turning SQLite failures into shopper-facing lookup errors.
     private func withConnection<T>(_ body: () throws -> T) throws -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        do {
-            return try body()
-        } catch let error as SQLiteError {
-            throw AdditiveStore.translate(error, path: location.additivesPath)
-        }
+        try shared.run { _ in try body() }
     }
 
     static func translate(_ error: SQLiteError, path: URL) -> EcodexError {
@@ -329,11 +350,18 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
                 throw StoreErrors.newerSchema(path, found: version, supported: supported)
             }
             if version < supported {
-                do {
-                    let writer = try Connection(path: path.path, mode: .readWrite)
-                    try writer.migrate(migrations)
-                } catch let error as SQLiteError where error.isReadOnly {
-                    throw StoreErrors.readOnlyUpgrade(path, detail: error.description)
+                // An upgrade in place writes the store: it takes the writers' lock like a rebuild.
+                let directory = path.deletingLastPathComponent()
+                guard access(directory.path, W_OK) == 0 else {
+                    throw StoreErrors.readOnlyUpgrade(path, detail: "the folder is not writable")
+                }
+                try FolderLock.withLock(FolderLock.additives, in: directory) {
+                    do {
+                        let writer = try Connection(path: path.path, mode: .readWrite)
+                        try writer.migrate(migrations)
+                    } catch let error as SQLiteError where error.isReadOnly {
+                        throw StoreErrors.readOnlyUpgrade(path, detail: error.description)
+                    }
                 }
                 db = try Connection(path: path.path, mode: .readOnly)
             }

@@ -23,10 +23,29 @@ public final class PackInstaller {
     /// The base pack that builds a missing store; nil means the one bundled with the program.
     public let basePackURL: URL?
 
-    public init(location: StoreLocation, trust: TrustedKeys = .shipped, basePackURL: URL? = nil) {
+    /// Where `trust` came from when it is not the keys built into the program (a file
+    /// path); written to the log with every install. Nil for the built-in keys.
+    public let trustOrigin: String?
+
+    public init(location: StoreLocation, trust: TrustedKeys = .shipped, trustOrigin: String? = nil, basePackURL: URL? = nil) {
         self.location = location
         self.trust = trust
+        self.trustOrigin = trustOrigin
         self.basePackURL = basePackURL
+    }
+
+    /// What an install may do beyond the default rules. Each exception is written to the log.
+    public struct ApplyOptions: Sendable, Equatable {
+        /// Install a full pack older than the highest version ever installed here, or not
+        /// newer than the installed one: a repair. Signatures are still checked. Default false.
+        public var allowDowngrade: Bool
+        /// Install a pack whose signed expiry has passed. Default false.
+        public var allowExpired: Bool
+
+        public init(allowDowngrade: Bool = false, allowExpired: Bool = false) {
+            self.allowDowngrade = allowDowngrade
+            self.allowExpired = allowExpired
+        }
     }
 
     /// The store as it was before the last install; `rollback` puts it back.
@@ -35,13 +54,18 @@ public final class PackInstaller {
     public var pendingPath: URL { location.directory.appendingPathComponent("pending-update.json") }
     /// One line per install and rollback, for `scan pack status`.
     public var logPath: URL { location.directory.appendingPathComponent("pack-updates.log") }
-    private var lockPath: URL { location.directory.appendingPathComponent("pack.lock") }
+    /// The highest pack version ever installed here (see `RollbackGuard`).
+    public var statePath: URL { location.directory.appendingPathComponent(RollbackGuard.fileName) }
 
     /// What an install or rollback did.
     public struct Outcome: Sendable, Equatable {
         public var from: DataVersions?
         public var to: DataVersions
         public var signers: [String]
+        /// Set when the install went below the highest version installed before (`allowDowngrade`).
+        public var below: SemanticVersion?
+        /// Set when the pack had expired and was installed anyway (`allowExpired`).
+        public var expiredAt: String?
     }
 
     // MARK: - Apply
@@ -52,23 +76,32 @@ public final class PackInstaller {
     /// - Throws: `PackError` when the pack is refused (nothing is written), or an
     ///   `EcodexError` when the store cannot be read or written.
     @discardableResult
-    public func apply(_ bytes: [UInt8], source: String, now: Date = Date()) throws -> Outcome {
-        let verified = try PackVerifier.verify(bytes, trust: trust)
+    public func apply(_ bytes: [UInt8], source: String, now: Date = Date(), options: ApplyOptions = .init()) throws -> Outcome {
+        let verified = try PackVerifier.verify(bytes, trust: trust, now: now, allowExpired: options.allowExpired)
         PackFault.point("verified")
-        return try withLock { try install(verified, source: source, now: now) }
+        return try withLock { try install(verified, source: source, now: now, options: options) }
     }
 
-    private func install(_ verified: VerifiedPack, source: String, now: Date) throws -> Outcome {
+    private func install(_ verified: VerifiedPack, source: String, now: Date, options: ApplyOptions) throws -> Outcome {
         let m = verified.manifest
         let current = try? AdditiveStore(location: location, basePackURL: basePackURL)
         let installed = current.map(\.versions)
         let installedVersion = installed.flatMap { SemanticVersion($0.packVersion) }
+        let guardFile = RollbackGuard(path: statePath)
+        let highest = [guardFile.highest(), installedVersion].compactMap { $0 }.max()
+        var below: SemanticVersion?
+        if let highest, m.version < highest {
+            guard options.allowDowngrade else { throw PackError.downgrade(offered: m.version, highest: highest) }
+            below = highest
+        }
+        let expiredAt = m.isExpired(at: now) ? m.expiresAt : nil
         var meta: [(String, String)] = [
             ("installed_at", ISO8601DateFormatter().string(from: now)),
             ("installed_from", source),
             ("installed_kind", m.payload.kind.rawValue),
             ("installed_checksum", m.checksum),
             ("installed_signers", verified.signers.joined(separator: ",")),
+            ("installed_expires_at", m.expiresAt),
         ]
         if let installed {
             meta.append(("previous_pack_version", installed.packVersion))
@@ -76,14 +109,14 @@ public final class PackInstaller {
         }
         switch verified.payload {
         case .full(let all):
-            if let store = current, let v = installedVersion, m.version <= v {
+            if let store = current, let v = installedVersion, m.version <= v, !options.allowDowngrade {
                 guard !store.integrityCheck() else {
                     throw PackError.notNewer("This pack is version \(m.version) and version \(v) is installed; "
                         + "a pack only replaces an older one (unless the installed data is damaged)")
                 }
             }
             let pack = Pack(version: m.version.description, dataVersion: m.dataVersion, regions: m.regions, additives: all)
-            try replaceStore(keepPrevious: current != nil) { path in
+            try replaceStore(keepPrevious: current != nil, beforeCommit: { try guardFile.record(m.version, now: now) }) { path in
                 try StoreBuilder.build(pack, at: path, builtAt: now)
                 try Self.writeMeta(meta, at: path)
             }
@@ -99,25 +132,31 @@ public final class PackInstaller {
             let codes = try Self.installedCodes(location.additivesPath)
             let after = try delta.resultingCodes(from: codes)
             try delta.checkContent(resultingCodes: after, version: m.version.description, dataVersion: m.dataVersion, regions: m.regions)
+            PackFault.point("delta-checked")
             meta += [("pack_version", m.version.description), ("data_version", m.dataVersion),
                      ("regions", m.regions.map(\.rawValue).joined(separator: ",")),
                      ("built_at", ISO8601DateFormatter().string(from: now))]
-            try replaceStore(keepPrevious: true) { path in
+            try replaceStore(keepPrevious: true, beforeCommit: { try guardFile.record(m.version, now: now) }) { path in
                 // A copy of the installed store, changed in one transaction: the work is
                 // proportional to the delta, not to the whole store.
                 try FileManager.default.copyItem(atPath: location.additivesPath.path, toPath: path)
+                DataFolder.makePrivate(path)
                 try Self.patch(path, with: delta, known: after, meta: meta)
             }
         }
-        appendLog(["event": "apply", "version": m.version.description, "data_version": m.dataVersion,
-                   "from": installed?.packVersion ?? "none", "source": source], now: now)
+        var entry = ["event": "apply", "version": m.version.description, "data_version": m.dataVersion,
+                     "from": installed?.packVersion ?? "none", "source": source]
+        if let below { entry["downgrade_below"] = below.description }
+        if let expiredAt { entry["expired_at"] = expiredAt }
+        if let trustOrigin { entry["trusted_keys"] = trustOrigin }
+        appendLog(entry, now: now)
         return Outcome(from: installed, to: DataVersions(dataVersion: m.dataVersion, packVersion: m.version.description),
-                       signers: verified.signers)
+                       signers: verified.signers, below: below, expiredAt: expiredAt)
     }
 
     /// Makes the new store in a temporary file with `make`, then swaps it in
     /// (see the type's doc for the order of steps).
-    private func replaceStore(keepPrevious: Bool, make: (String) throws -> Void) throws {
+    private func replaceStore(keepPrevious: Bool, beforeCommit: () throws -> Void, make: (String) throws -> Void) throws {
         let fm = FileManager.default
         let dir = location.directory
         let temporary = dir.appendingPathComponent(StoreBuilder.temporaryPrefix + "\(getpid())-\(UUID().uuidString.prefix(8))")
@@ -136,8 +175,11 @@ public final class PackInstaller {
                                      detail: "\(error)")
         }
         PackFault.point("built")
-        guard StoreBuilder.syncFile(temporary.path) else { throw ioError("fsync") }
+        guard DataFolder.syncFile(temporary.path) else { throw ioError("fsync") }
         PackFault.point("synced")
+        // The version is recorded before the store that carries it commits: a crash in
+        // between leaves the record ahead, which only refuses packs older than one that verified.
+        do { try beforeCommit() } catch { throw ioError("record the installed version") }
         if keepPrevious {
             // Hard-link the current store under a temporary name, then rename it:
             // `additives.previous.sqlite` is always either the old previous or the current store.
@@ -149,7 +191,7 @@ public final class PackInstaller {
         }
         guard rename(temporary.path, location.additivesPath.path) == 0 else { throw ioError("rename") }
         PackFault.point("committed")
-        _ = StoreBuilder.syncFile(dir.path)
+        _ = DataFolder.syncFile(dir.path)
     }
 
     /// Adds the install record to the meta table of the store file at `path`.
@@ -287,7 +329,7 @@ public final class PackInstaller {
             let current = try? Self.readVersions(location.additivesPath)
             guard rename(previousPath.path, location.additivesPath.path) == 0 else { throw ioError("rename") }
             PackFault.point("rolled-back")
-            _ = StoreBuilder.syncFile(location.directory.path)
+            _ = DataFolder.syncFile(location.directory.path)
             appendLog(["event": "rollback", "version": previous.versions.packVersion, "data_version": previous.versions.dataVersion,
                        "from": current?.versions.packVersion ?? "none"], now: now)
             return Outcome(from: current?.versions, to: previous.versions, signers: [])
@@ -309,6 +351,10 @@ public final class PackInstaller {
         public var pending: PendingUpdate?
         /// The last install or rollback, from the log.
         public var lastEvent: String?
+        /// The highest version ever installed here: older packs are refused.
+        public var highestVersion: SemanticVersion?
+        /// When the installed pack expires (ISO 8601); nil for the built-in data.
+        public var expiresAt: String?
     }
 
     public func status() throws -> Status {
@@ -324,7 +370,9 @@ public final class PackInstaller {
             signers: (meta["installed_signers"] ?? "").split(separator: ",").map(String.init),
             rollbackTo: previous?.healthy == true ? previous?.versions : nil,
             pending: pending(),
-            lastEvent: lastLine)
+            lastEvent: lastLine,
+            highestVersion: [RollbackGuard(path: statePath).highest(), SemanticVersion(store.versions.packVersion)].compactMap { $0 }.max(),
+            expiresAt: meta["installed_expires_at"])
     }
 
     // MARK: - Pending updates
@@ -350,11 +398,11 @@ public final class PackInstaller {
     }
 
     public func recordPending(source: String, reason: String, now: Date = Date()) throws {
-        try FileManager.default.createDirectory(at: location.directory, withIntermediateDirectories: true)
+        try DataFolder.prepare(location.directory)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let entry = PendingUpdate(source: source, recordedAt: ISO8601DateFormatter().string(from: now), reason: reason)
-        try encoder.encode(entry).write(to: pendingPath, options: .atomic)
+        try DataFolder.writeAtomically(try encoder.encode(entry), to: pendingPath)
     }
 
     public func clearPending() {
@@ -363,19 +411,10 @@ public final class PackInstaller {
 
     // MARK: - Internals
 
+    /// Another `scan` writing the store at the same time (an install, a rollback, a
+    /// rebuild, a first-run build) waits here instead of racing the rename.
     private func withLock<T>(_ body: () throws -> T) throws -> T {
-        do {
-            try FileManager.default.createDirectory(at: location.directory, withIntermediateDirectories: true)
-        } catch {
-            throw StoreErrors.cannotWrite(location.directory, detail: "\(error)")
-        }
-        let fd = open(lockPath.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw StoreErrors.cannotWrite(location.directory, detail: "open lock: \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        // Another `scan` installing at the same time waits here instead of racing the rename.
-        guard flock(fd, LOCK_EX) == 0 else { throw ioError("flock") }
-        defer { flock(fd, LOCK_UN) }
-        return try body()
+        try FolderLock.withLock(FolderLock.additives, in: location.directory, body)
     }
 
     private func appendLog(_ fields: [String: String], now: Date) {
@@ -385,13 +424,7 @@ public final class PackInstaller {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard var line = try? encoder.encode(entry) else { return }
         line.append(0x0A)
-        if let handle = try? FileHandle(forWritingTo: logPath) {
-            defer { try? handle.close() }
-            _ = try? handle.seekToEnd()
-            try? handle.write(contentsOf: line)
-        } else {
-            try? line.write(to: logPath)
-        }
+        DataFolder.appendLine(line, to: logPath)
     }
 
     private static func readMeta(_ path: URL) throws -> [String: String] {
@@ -409,20 +442,26 @@ public final class PackInstaller {
     private static func readVersions(_ path: URL) throws -> (versions: DataVersions, healthy: Bool) {
         let meta = try readMeta(path)
         let versions = DataVersions(dataVersion: meta["data_version"] ?? "?", packVersion: meta["pack_version"] ?? "?")
-        let healthy = (try? AdditiveStore.openChecked(path)).map { db -> Bool in
-            guard let check = try? db.prepare("PRAGMA integrity_check"), (try? check.step()) == true else { return false }
-            return check.text(0) == "ok"
-        } ?? false
-        return (versions, healthy && meta["pack_version"] != nil)
+        return (versions, AdditiveStore.isSound(path) && meta["pack_version"] != nil)
     }
 }
 
 /// Crash points for tests: when `ECODEX_PACK_FAULT` names a point, the process
-/// kills itself there with SIGKILL, as a power cut or `kill -9` would.
+/// kills itself there with SIGKILL, as a power cut or `kill -9` would. When
+/// `ECODEX_PACK_PAUSE` names it (`point` or `point:/gate/file`), the process waits
+/// there for 0.3 s, or until the gate file exists (at most 5 s), so a test can make
+/// another process act inside that window.
 enum PackFault {
     static func point(_ name: String) {
-        guard let wanted = getenv("ECODEX_PACK_FAULT"), String(cString: wanted) == name else { return }
-        kill(getpid(), SIGKILL)
+        if let wanted = getenv("ECODEX_PACK_FAULT"), String(cString: wanted) == name { kill(getpid(), SIGKILL) }
+        if let wanted = getenv("ECODEX_PACK_PAUSE") {
+            let parts = String(cString: wanted).split(separator: ":", maxSplits: 1).map(String.init)
+            guard parts.first == name else { return }
+            let gate = parts.count > 1 ? parts[1] : ""
+            // Until the gate file exists (at most 5 s), or for 0.3 s without one.
+            var waited = 0
+            repeat { usleep(10_000); waited += 10 } while waited < (gate.isEmpty ? 300 : 5_000) && (gate.isEmpty || access(gate, F_OK) != 0)
+        }
     }
 }
 
@@ -430,32 +469,48 @@ extension PackInstaller {
     /// Applies the packs in `directory` (files ending in `.pack`) that lead on
     /// from the installed version: at each step the highest-versioned full pack
     /// newer than the installed one, or delta based on it, until none is left.
-    /// Each step is verified and installed on its own, atomically.
-    public func applyFolder(_ directory: URL, now: Date = Date()) throws -> [Outcome] {
+    /// Each step is installed on its own, atomically.
+    ///
+    /// Every file is verified before any is chosen: a chain is picked from packs whose
+    /// signatures check out, so a forged or damaged file (whatever version it claims)
+    /// cannot block a valid chain. Refused files are reported to `refused`; when nothing
+    /// could be applied and a file was refused, the first refusal is thrown.
+    public func applyFolder(_ directory: URL, now: Date = Date(), options: ApplyOptions = .init(),
+                            refused: (URL, PackError) -> Void = { _, _ in }) throws -> [Outcome] {
         let fm = FileManager.default
         guard let names = try? fm.contentsOfDirectory(atPath: directory.path) else {
             throw EcodexError.update("Cannot list the folder \(directory.path).")
         }
-        var candidates: [(manifest: PackManifest, url: URL)] = []
+        var candidates: [(pack: VerifiedPack, url: URL)] = []
+        var firstRefusal: PackError?
         for name in names.sorted() where name.hasSuffix(".pack") {
             let url = directory.appendingPathComponent(name)
-            guard let data = fm.contents(atPath: url.path), let file = try? PackFile(bytes: Array(data)) else {
-                throw EcodexError.update("\(url.path) is not an Ecodex pack. Remove it from the folder or download it again.")
+            do {
+                guard let data = fm.contents(atPath: url.path) else { throw PackError.malformed("\(url.path) cannot be read") }
+                let verified = try PackVerifier.verify(Array(data), trust: trust, now: now, allowExpired: options.allowExpired)
+                candidates.append((verified, url))
+            } catch let error as PackError {
+                refused(url, error)
+                if firstRefusal == nil { firstRefusal = error }
             }
-            candidates.append((file.manifest, url))
         }
         var outcomes: [Outcome] = []
         while true {
-            let installed = try AdditiveStore(location: location, basePackURL: basePackURL).versions
-            let version = SemanticVersion(installed.packVersion)
-            let next = candidates.filter { c in
-                guard let v = version else { return c.manifest.diffFrom == nil }
-                return c.manifest.version > v && (c.manifest.diffFrom == nil || c.manifest.diffFrom == v)
-            }.max { $0.manifest.version < $1.manifest.version }
-            guard let next else { break }
-            let bytes = Array(try Data(contentsOf: next.url))
-            outcomes.append(try apply(bytes, source: next.url.path, now: now))
+            let step: Outcome? = try withLock {
+                let installed = try AdditiveStore(location: location, basePackURL: basePackURL).versions
+                let version = SemanticVersion(installed.packVersion)
+                let next = candidates.filter { c in
+                    let m = c.pack.manifest
+                    guard let version else { return m.diffFrom == nil }
+                    return m.version > version && (m.diffFrom == nil || m.diffFrom == version)
+                }.max { $0.pack.manifest.version < $1.pack.manifest.version }
+                guard let next else { return nil }
+                return try install(next.pack, source: next.url.path, now: now, options: options)
+            }
+            guard let step else { break }
+            outcomes.append(step)
         }
+        if outcomes.isEmpty, let firstRefusal { throw firstRefusal }
         return outcomes
     }
 }

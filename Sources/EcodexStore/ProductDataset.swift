@@ -28,19 +28,33 @@ public final class ProductDataset: ProductSource, @unchecked Sendable {
     public static let sourceLabel = "from the imported product list"
 
     public let path: URL
-    private var db: Connection?
-    private let lock = NSLock()
+    private let shared: SerializedConnection
 
     public init(location: StoreLocation) {
-        path = location.productsPath
-    }
-
-    deinit {
-        db?.close()
+        let path = location.productsPath
+        self.path = path
+        shared = SerializedConnection(lazy: {
+            guard FileManager.default.fileExists(atPath: path.path) else { return nil }
+            let c = try Connection(path: path.path, mode: .readOnly)
+            let version = try c.userVersion()
+            guard version >= 1 else {
+                throw ProductDataset.damaged(path, detail: "no product schema (user_version \(version))")
+            }
+            if version > ProductSchema.version {
+                throw EcodexError.lookup(
+                    "The imported product list was made by a newer version of Ecodex. Update Ecodex, or import the file again.",
+                    detail: "\(path.path): schema version \(version)")
+            }
+            return c
+        }, translate: { error in
+            error.isDamage ? ProductDataset.damaged(path, detail: error.description)
+                : EcodexError.lookup("Ecodex cannot read the imported product list at \(path.path). Check the file's permissions, or import it again.",
+                                     detail: error.description)
+        })
     }
 
     public func product(barcode: String) throws -> Product? {
-        try withConnection { db in
+        try shared.run { db in
             guard let db else { return nil }
             let statement = try db.cached("SELECT ingredients_text FROM product WHERE barcode = ?")
             try statement.bind([.text(barcode)])
@@ -52,7 +66,7 @@ public final class ProductDataset: ProductSource, @unchecked Sendable {
 
     /// nil when nothing was imported yet.
     public func info() throws -> ProductDatasetInfo? {
-        try withConnection { db in
+        try shared.run { db in
             guard let db else { return nil }
             let statement = try db.prepare("SELECT source_name, format, imported_at, products FROM import_info WHERE id = 1")
             let size = (try? FileManager.default.attributesOfItem(atPath: path.path)[.size] as? NSNumber)?.int64Value ?? 0
@@ -62,33 +76,6 @@ public final class ProductDataset: ProductSource, @unchecked Sendable {
             }
             return ProductDatasetInfo(products: Int(statement.int64(3)), sourceName: statement.text(0), format: statement.text(1),
                                       importedAt: UserStore.date(statement.text(2)), fileBytes: size)
-        }
-    }
-
-    private func withConnection<T>(_ body: (Connection?) throws -> T) throws -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        do {
-            if db == nil, FileManager.default.fileExists(atPath: path.path) {
-                let c = try Connection(path: path.path, mode: .readOnly)
-                let version = try c.userVersion()
-                guard version >= 1 else {
-                    throw ProductDataset.damaged(path, detail: "no product schema (user_version \(version))")
-                }
-                if version > ProductSchema.version {
-                    throw EcodexError.lookup(
-                        "The imported product list was made by a newer version of Ecodex. Update Ecodex, or import the file again.",
-                        detail: "\(path.path): schema version \(version)")
-                }
-                db = c
-            }
-            return try body(db)
-        } catch let error as SQLiteError {
-            db?.close()
-            db = nil
-            throw error.isDamage ? ProductDataset.damaged(path, detail: error.description)
-                : EcodexError.lookup("Ecodex cannot read the imported product list at \(path.path). Check the file's permissions, or import it again.",
-                                     detail: error.description)
         }
     }
 
@@ -149,40 +136,31 @@ public final class ProductCacheLookup: ProductSource, @unchecked Sendable {
     public static let sourceLabel = "saved on this computer"
 
     public let path: URL
-    private var db: Connection?
-    private let lock = NSLock()
+    private let shared: SerializedConnection
 
     public init(location: StoreLocation) {
-        path = location.userPath
-    }
-
-    deinit {
-        db?.close()
+        let path = location.userPath
+        self.path = path
+        shared = SerializedConnection(lazy: {
+            guard FileManager.default.fileExists(atPath: path.path) else { return nil }
+            let c = try Connection(path: path.path, mode: .readOnly)
+            try c.execute("PRAGMA busy_timeout = \(UserStore.busyTimeoutMs)")
+            guard try c.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name = 'product_cache'") > 0 else {
+                c.close()
+                return nil
+            }
+            return c
+        }, translate: { UserStore.translate($0, path: path) })
     }
 
     public func product(barcode: String) throws -> Product? {
-        lock.lock()
-        defer { lock.unlock() }
-        do {
-            if db == nil {
-                guard FileManager.default.fileExists(atPath: path.path) else { return nil }
-                let c = try Connection(path: path.path, mode: .readOnly)
-                try c.execute("PRAGMA busy_timeout = 2000")
-                guard try c.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name = 'product_cache'") > 0 else {
-                    c.close()
-                    return nil
-                }
-                db = c
-            }
-            let statement = try db!.cached("SELECT ingredients_text FROM product_cache WHERE barcode = ?")
+        try shared.run { db in
+            guard let db else { return nil }
+            let statement = try db.cached("SELECT ingredients_text FROM product_cache WHERE barcode = ?")
             try statement.bind([.text(barcode)])
             defer { statement.reset() }
             guard try statement.step() else { return nil }
             return Product(barcode: barcode, ingredientsText: statement.text(0), source: Self.sourceLabel)
-        } catch let error as SQLiteError {
-            db?.close()
-            db = nil
-            throw UserStore.translate(error, path: path)
         }
     }
 }

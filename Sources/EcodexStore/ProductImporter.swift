@@ -45,9 +45,12 @@ public struct ProductImportProgress: Sendable {
 /// `ingredients_text`, else `ingredients_text_en`, else the first other
 /// `ingredients_text_xx`.
 ///
-/// `.replace` (the default) builds a new file next to the old one and swaps it in only
-/// when the import finished, so a failed or interrupted import leaves the old list as it
-/// was. `.add` adds to (and overrides within) the existing list.
+/// Every import is all or nothing, one at a time, and durable: `.replace` (the default)
+/// builds a new file next to the old one, `.add` a copy of the old one with the new
+/// lines added (a barcode already there takes the new line); the file is flushed and
+/// swapped in only when the import finished, so a failed, interrupted or killed import
+/// leaves the old list as it was. Imports take a lock in the data folder, so two at
+/// once run one after the other.
 public final class ProductImporter {
     public enum Mode: Sendable { case replace, add }
 
@@ -80,27 +83,48 @@ public final class ProductImporter {
             throw EcodexError.update("\(path) is a folder. Give the product file itself.")
         }
 
-        try FileManager.default.createDirectory(at: location.directory, withIntermediateDirectories: true)
-        let finalPath = location.productsPath.path
-        let building = mode == .replace || !FileManager.default.fileExists(atPath: finalPath)
-        let target = building ? finalPath + ".importing" : finalPath
-        if building {
-            for suffix in ["", "-journal", "-wal", "-shm"] { unlink(target + suffix) }
+        // One import at a time: a second waits here, then builds on what the first left.
+        return try FolderLock.withLock(FolderLock.products, in: location.directory) {
+            try importLocked(fd: fd, path: path, total: total, mode: mode, started: started, progress: progress)
         }
+    }
+
+    /// Prefix of the files an import builds before swapping them in.
+    static let temporaryPrefix = "products.sqlite.importing"
+
+    /// The import itself, under the lock. Both modes build a private file beside the list
+    /// (`.add` starts from a copy of it), flush it and rename it over the list: a failed,
+    /// interrupted or killed import leaves the list exactly as it was.
+    private func importLocked(fd: Int32, path: String, total: Int64?, mode: Mode, started: Date,
+                              progress: ((ProductImportProgress) -> Void)?) throws -> ProductImportSummary {
+        let fm = FileManager.default
+        let finalPath = location.productsPath.path
+        // Holding the lock, any build file left here is from an import that was killed.
+        for name in (try? fm.contentsOfDirectory(atPath: location.directory.path)) ?? [] where name.hasPrefix(Self.temporaryPrefix) {
+            unlink(location.directory.appendingPathComponent(name).path)
+        }
+        let adding = mode == .add && fm.fileExists(atPath: finalPath)
+        let target = location.directory.appendingPathComponent("\(Self.temporaryPrefix)-\(getpid())-\(UUID().uuidString.prefix(8))").path
         var sink: ProductSink?
+        defer { for suffix in ["", "-journal", "-wal", "-shm"] { unlink(target + suffix) } }
         do {
-            sink = try ProductSink(path: target, fresh: building)
+            if adding {
+                try fm.copyItem(atPath: finalPath, toPath: target)
+                DataFolder.makePrivate(target)
+            } else {
+                try DataFolder.createPrivateFile(target)
+            }
+            sink = try ProductSink(path: target, fresh: !adding)
             var reader = ProductLineReader(sink: sink!, progress: progress, totalBytes: total)
             try reader.run(fd: fd)
             let name = path == "-" ? "-" : URL(fileURLWithPath: path).lastPathComponent
             let products = try sink!.finish(sourceName: name, format: reader.format?.rawValue ?? "jsonl")
             sink = nil
-            if building {
-                guard rename(target, finalPath) == 0 else {
-                    throw EcodexError.update("Ecodex could not put the new product list in place at \(finalPath).",
-                                             detail: String(cString: strerror(errno)))
-                }
+            guard DataFolder.syncFile(target), rename(target, finalPath) == 0 else {
+                throw EcodexError.update("Ecodex could not put the new product list in place at \(finalPath).",
+                                         detail: String(cString: strerror(errno)))
             }
+            _ = DataFolder.syncFile(location.directory.path)
             return ProductImportSummary(
                 format: reader.format?.rawValue ?? "jsonl", lines: reader.lines, imported: reader.imported,
                 skippedBarcode: reader.skippedBarcode, skippedIngredients: reader.skippedIngredients,
@@ -108,13 +132,13 @@ public final class ProductImporter {
                 seconds: Date().timeIntervalSince(started))
         } catch {
             sink?.abandon()
-            if building { unlink(target) }
             if let e = error as? EcodexError { throw e }
             if let e = error as? SQLiteError {
                 throw EcodexError.update("Ecodex could not write the product list in \(location.directory.path). Check the free disk space and that the folder is writable.",
                                          detail: e.description)
             }
-            throw EcodexError.update("The product import failed.", detail: "\(error)")
+            throw EcodexError.update("Ecodex could not write the product list in \(location.directory.path). Check the free disk space and that the folder is writable.",
+                                     detail: "\(error)")
         }
     }
 }
@@ -135,11 +159,12 @@ final class ProductSink {
     private let staged: Bool
 
     init(path: String, fresh: Bool) throws {
-        db = try Connection(path: path, mode: fresh ? .create : .readWrite)
+        db = try Connection(path: path, mode: .readWrite)
         staged = fresh
+        // The file is private until renamed and thrown away on any failure: no journal, and
+        // no syncs until the one before the rename.
+        try db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE")
         if fresh {
-            // A file being built is thrown away on any failure: no journal, no syncs until the end.
-            try db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE")
             try db.execute(ProductSchema.create)
             try db.execute("CREATE TEMP TABLE staging (barcode TEXT NOT NULL, ingredients_text TEXT NOT NULL)")
         } else {
@@ -186,7 +211,6 @@ final class ProductSink {
             INSERT OR REPLACE INTO import_info (id, source_name, format, imported_at, products) VALUES (1, ?, ?, ?, ?)
             """).run([.text(sourceName), .text(format), .text(UserStore.timestamp(Date())), .int(count)])
         try db.execute("COMMIT")
-        try db.execute("PRAGMA synchronous = FULL")
         db.close()
         return Int(count)
     }

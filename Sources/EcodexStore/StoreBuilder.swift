@@ -17,22 +17,26 @@ enum StoreBuilder {
     /// Temporary build files start with this; stale ones are removed on open.
     static let temporaryPrefix = "additives.sqlite.tmp-"
 
-    /// Builds the store for `pack` and replaces `location.additivesPath` with it.
+    /// Builds the store for `pack` and replaces `location.additivesPath` with it, holding
+    /// the lock every writer of the store takes (so a pack install cannot interleave).
     static func install(_ pack: Pack, at location: StoreLocation, builtAt: Date = Date()) throws {
-        let fm = FileManager.default
-        do {
-            try fm.createDirectory(at: location.directory, withIntermediateDirectories: true)
-        } catch {
-            throw StoreErrors.cannotWrite(location.directory, detail: "\(error)")
+        try FolderLock.withLock(FolderLock.additives, in: location.directory) {
+            try installLocked(pack, at: location, builtAt: builtAt)
         }
+    }
+
+    private static func installLocked(_ pack: Pack, at location: StoreLocation, builtAt: Date) throws {
+        let fm = FileManager.default
         let temporary = location.directory.appendingPathComponent(
             temporaryPrefix + "\(getpid())-\(UUID().uuidString.prefix(8))")
         defer { try? fm.removeItem(at: temporary) }
         do {
             try build(pack, at: temporary.path, builtAt: builtAt)
-            guard syncFile(temporary.path) else {
+            guard DataFolder.syncFile(temporary.path) else {
                 throw StoreErrors.cannotWrite(location.directory, detail: "fsync: \(String(cString: strerror(errno)))")
             }
+        } catch let error as DataFolder.SystemError {
+            throw StoreErrors.cannotWrite(location.directory, detail: error.description)
         } catch let error as SQLiteError {
             if error.isReadOnly { throw StoreErrors.cannotWrite(location.directory, detail: error.description) }
             throw EcodexError.lookup("The additive list could not be built. Reinstall Ecodex or run `scan store rebuild`.",
@@ -48,12 +52,13 @@ enum StoreBuilder {
             throw StoreErrors.cannotWrite(location.directory, detail: "rename: \(reason)")
         }
         // Make the rename itself durable; failure here only risks losing the new file on power loss.
-        _ = syncFile(location.directory.path)
+        _ = DataFolder.syncFile(location.directory.path)
     }
 
     /// Writes the whole store for `pack` into a new file at `path`.
     static func build(_ pack: Pack, at path: String, builtAt: Date) throws {
-        let db = try Connection(path: path, mode: .create)
+        try DataFolder.createPrivateFile(path)
+        let db = try Connection(path: path, mode: .readWrite)
         // A build file nobody reads yet needs no rollback journal; it is
         // discarded whole if anything fails, and flushed once before the rename.
         try db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA foreign_keys = ON")
@@ -174,14 +179,6 @@ enum StoreBuilder {
             rows.append(NameRow(name: name, lang: "en", contextOnly: true, exact: false))
         }
         return rows
-    }
-
-    /// fsync()s a file or directory so a following rename cannot outrun its contents.
-    static func syncFile(_ path: String) -> Bool {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        return fsync(fd) == 0
     }
 
     /// Removes build files left by a crashed build. Only old ones: a fresh one

@@ -10,44 +10,108 @@ import Foundation
 /// in a config file, not here.
 public final class UserStore: @unchecked Sendable {
     public let location: StoreLocation
+    public let retention: Retention
     private let db: Connection
-    private let lock = NSLock()
+    private let shared: SerializedConnection
+
+    /// How much history is kept: the newest `maxEntries` scans, none older than
+    /// `maxAge` before the newest. Older ones are deleted as each scan is saved.
+    public struct Retention: Sendable, Equatable {
+        public var maxEntries: Int
+        public var maxAge: TimeInterval
+
+        public init(maxEntries: Int, maxAge: TimeInterval) {
+            self.maxEntries = maxEntries
+            self.maxAge = maxAge
+        }
+
+        /// 1,000 scans, one year.
+        public static let standard = Retention(maxEntries: 1_000, maxAge: 365 * 86_400)
+    }
+
+    /// How long a write waits for another process's write before it is retried.
+    static let busyTimeoutMs = 5_000
+    /// Attempts at a write that still finds the file busy after the timeout.
+    static let writeAttempts = 3
 
     /// Opens `user.sqlite`, creating the folder and file when missing and
     /// bringing an older schema up to date.
     ///
+    /// Many `scan` processes may save history at once: the file is in WAL mode
+    /// (readers never block the writer), each write waits for the others (busy
+    /// timeout) and is retried when it still finds the file busy, and creating the
+    /// schema happens in one write transaction, so two first runs cannot both try it.
+    ///
     /// - Throws: `lookup_error` when the file is damaged, made by a newer version,
     ///   or cannot be created or upgraded because the folder or file is read-only.
-    public init(location: StoreLocation) throws {
+    public init(location: StoreLocation, retention: Retention = .standard) throws {
         self.location = location
+        self.retention = retention
         let path = location.userPath
+        try DataFolder.prepare(location.directory)
         do {
-            try FileManager.default.createDirectory(at: location.directory, withIntermediateDirectories: true)
-        } catch {
-            throw StoreErrors.cannotWrite(location.directory, detail: "\(error)")
-        }
-        do {
+            if !FileManager.default.fileExists(atPath: path.path) {
+                do { try DataFolder.createPrivateFile(path.path) } catch {
+                    throw StoreErrors.historyUnavailable(path, detail: "\(error)")
+                }
+            } else {
+                // A file made by an older version (0644) becomes the user's own too.
+                DataFolder.makePrivate(path.path)
+            }
             // READWRITE silently falls back to read-only for a write-protected file;
             // reading history still works then, and saving reports the problem.
             let db = try Connection(path: path.path, mode: .create)
-            try db.execute("PRAGMA busy_timeout = 2000; PRAGMA foreign_keys = ON")
-            let version = try db.userVersion()
-            if version > UserSchema.version {
-                throw EcodexError.lookup(
-                    "Your scan history was saved by a newer version of Ecodex. Update Ecodex to read it.",
-                    detail: "\(path.path): schema version \(version), this program reads up to \(UserSchema.version)")
+            try db.execute("PRAGMA busy_timeout = \(UserStore.busyTimeoutMs); PRAGMA foreign_keys = ON")
+            try UserStore.retryingBusy {
+                // WAL is a property of the file: set once, kept by every later open.
+                // A read-only file stays in its mode, and reading still works.
+                if try db.scalarText("PRAGMA journal_mode") != "wal" { try? db.execute("PRAGMA journal_mode = WAL") }
             }
-            if version > 0 {
-                // A file with a version but not our tables is not ours, or damaged.
-                let tables = try db.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name = 'scan_history'")
-                if tables == 0 { throw StoreErrors.historyDamaged(path, detail: "no scan_history table") }
-            } else if try db.scalarInt("SELECT count(*) FROM sqlite_schema") > 0 {
-                throw StoreErrors.historyDamaged(path, detail: "tables present but no Ecodex schema version")
+            try db.execute("PRAGMA synchronous = NORMAL")
+            func check(_ version: Int) throws {
+                if version > UserSchema.version {
+                    throw EcodexError.lookup(
+                        "Your scan history was saved by a newer version of Ecodex. Update Ecodex to read it.",
+                        detail: "\(path.path): schema version \(version), this program reads up to \(UserSchema.version)")
+                }
+                if version > 0 {
+                    // A file with a version but not our tables is not ours, or damaged.
+                    let tables = try db.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name = 'scan_history'")
+                    if tables == 0 { throw StoreErrors.historyDamaged(path, detail: "no scan_history table") }
+                } else if try db.scalarInt("SELECT count(*) FROM sqlite_schema") > 0 {
+                    throw StoreErrors.historyDamaged(path, detail: "tables present but no Ecodex schema version")
+                }
             }
-            try db.migrate(UserSchema.migrations)
+            let seen = try db.userVersion()
+            try check(seen)
+            if seen < UserSchema.version {
+                // Version read again inside the write transaction: of several first runs at
+                // once, one creates the schema and the others find it made.
+                try UserStore.retryingBusy {
+                    try db.transaction {
+                        let version = try db.userVersion()
+                        try check(version)
+                        try db.applyMigrations(UserSchema.migrations, from: version)
+                    }
+                }
+            }
             self.db = db
+            shared = SerializedConnection(db) { UserStore.translate($0, path: path) }
         } catch let error as SQLiteError {
             throw UserStore.translate(error, path: path)
+        }
+    }
+
+    /// Runs `body`, again when SQLite still reports the file busy (or locked) after its timeout.
+    static func retryingBusy<T>(_ body: () throws -> T) throws -> T {
+        var attempt = 1
+        while true {
+            do {
+                return try body()
+            } catch let error as SQLiteError where error.isBusy && attempt < writeAttempts {
+                attempt += 1
+                usleep(useconds_t.random(in: 10_000...50_000))
+            }
         }
     }
 
@@ -71,10 +135,6 @@ public final class UserStore: @unchecked Sendable {
         return target
     }
 
-    deinit {
-        db.close()
-    }
-
     // MARK: - Scan history
 
     /// Saves one scan's result and returns its history id.
@@ -85,7 +145,7 @@ public final class UserStore: @unchecked Sendable {
         let (label, kind) = UserStore.inputLabel(for: report)
         let stored = try UserStore.replacingInput(in: json, with: label)
         let summary = report.summary
-        return try withConnection {
+        return try withConnection { try UserStore.retryingBusy { try db.transaction {
             try db.cached("""
                 INSERT INTO scan_history (scanned_at, input_label, input_kind, region, codes, flagged, neutral,
                                           unmatched, data_version, pack_version, result_json)
@@ -96,8 +156,15 @@ public final class UserStore: @unchecked Sendable {
                     .int(Int64(summary.flagged)), .int(Int64(summary.neutral)), .int(Int64(summary.unmatched)),
                     .text(report.dataVersion), .text(report.packVersion), .text(stored),
                 ])
-            return try db.scalarInt("SELECT last_insert_rowid()")
-        }
+            let id = try db.scalarInt("SELECT last_insert_rowid()")
+            try db.cached("DELETE FROM scan_history WHERE scanned_at < ?")
+                .run([.text(UserStore.timestamp(time.addingTimeInterval(-retention.maxAge)))])
+            try db.cached("""
+                DELETE FROM scan_history WHERE id NOT IN
+                    (SELECT id FROM scan_history ORDER BY scanned_at DESC, id DESC LIMIT ?)
+                """).run([.int(Int64(max(1, retention.maxEntries)))])
+            return id
+        } } }
     }
 
     /// The newest `limit` scans, newest first.
@@ -122,14 +189,14 @@ public final class UserStore: @unchecked Sendable {
 
     /// Deletes every saved scan. The product cache stays.
     public func clearHistory() throws {
-        try withConnection { try db.execute("DELETE FROM scan_history") }
+        try withConnection { try UserStore.retryingBusy { try db.execute("DELETE FROM scan_history") } }
     }
 
     // MARK: - Product cache
 
     /// Saves (or replaces) a product's ingredients by barcode.
     public func cacheProduct(_ product: CachedProduct) throws {
-        try withConnection {
+        try withConnection { try UserStore.retryingBusy {
             try db.cached("""
                 INSERT OR REPLACE INTO product_cache (barcode, ingredients_text, additives_found, timestamp, region)
                 VALUES (?, ?, ?, ?, ?)
@@ -138,7 +205,7 @@ public final class UserStore: @unchecked Sendable {
                     .text(product.additivesFound.map(\.description).joined(separator: ",")),
                     .text(UserStore.timestamp(product.timestamp)), .text(product.region.rawValue),
                 ])
-        }
+        } }
     }
 
     /// The cached product for `barcode`, or nil.
@@ -194,13 +261,7 @@ public final class UserStore: @unchecked Sendable {
     }
 
     private func withConnection<T>(_ body: () throws -> T) throws -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        do {
-            return try body()
-        } catch let error as SQLiteError {
-            throw UserStore.translate(error, path: location.userPath)
-        }
+        try shared.run { _ in try body() }
     }
 
     static func translate(_ error: SQLiteError, path: URL) -> EcodexError {

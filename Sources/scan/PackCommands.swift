@@ -19,6 +19,8 @@ struct PackCommand: ParsableCommand {
         var update: String?
         @Option(help: "With --update: the pack the delta starts from (a built pack JSON such as base-pack.json, or a full .pack file).")
         var diffFrom: String?
+        @Option(help: "With --update: days until the pack expires; after that, clients refuse it unless told --allow-expired.")
+        var expiresIn: Int = Int(PackBuilder.defaultLifetime / 86_400)
 
         func run() throws {
             let pack = try loadValid(source)
@@ -28,9 +30,11 @@ struct PackCommand: ParsableCommand {
                 print("Built pack \(pack.version) (data \(pack.dataVersion)): \(pack.additives.count) additives → \(output)")
                 return
             }
+            guard expiresIn >= 1 else { throw ValidationError("--expires-in must be at least 1 day.") }
+            let lifetime = TimeInterval(expiresIn) * 86_400
             let file = try withPackErrors {
-                if let diffFrom { return try PackBuilder.delta(from: try PackCommand.loadBase(diffFrom), to: pack) }
-                return try PackBuilder.full(pack)
+                if let diffFrom { return try PackBuilder.delta(from: try PackCommand.loadBase(diffFrom), to: pack, lifetime: lifetime) }
+                return try PackBuilder.full(pack, lifetime: lifetime)
             }
             try PackCommand.writeAtomically(file.encoded, to: update)
             let m = file.manifest
@@ -40,6 +44,7 @@ struct PackCommand: ParsableCommand {
             } else {
                 print("Built full pack \(m.version) (data \(m.dataVersion)): \(m.payload.records) additives → \(update)")
             }
+            print("It expires at \(m.expiresAt); clients refuse it after that.")
             print("Unsigned: it needs \(TrustedKeys.shipped.requiredSignatures) signatures (`scan pack sign \(update) --key FILE`) before it can be applied.")
         }
     }
@@ -60,7 +65,7 @@ struct PackCommand: ParsableCommand {
             if let trust {
                 let url = URL(fileURLWithPath: trust)
                 var keys = FileManager.default.fileExists(atPath: trust)
-                    ? try withPackErrors { try TrustedKeys(contentsOf: url) }
+                    ? try withPackErrors { try TrustedKeys(contentsOf: url, requireSatisfiable: false) }
                     : TrustedKeys(requiredSignatures: 2, keys: [])
                 keys.keys.append(key.trustEntry)
                 try PackCommand.writeAtomically(Array(keys.fileText.utf8), to: trust)
@@ -99,11 +104,12 @@ struct PackCommand: ParsableCommand {
 
         func run() throws {
             let bytes = try withStoreErrors { try PackFetcher.fetch(file) }
-            let verified = try withPackErrors { try PackVerifier.verify(bytes, trust: try trust.load()) }
+            let keys = try withPackErrors { try trust.load().keys }
+            let verified = try withPackErrors { try PackVerifier.verify(bytes, trust: keys) }
             let m = verified.manifest
             let kind = m.diffFrom.map { "delta from \($0)" } ?? "full pack"
             print("OK: pack \(m.version) (\(kind)), data \(m.dataVersion), regions \(m.regions.map(\.rawValue).joined(separator: ", ")), "
-                + "\(m.payload.records) records, signed by \(verified.signers.joined(separator: " and ")).")
+                + "\(m.payload.records) records, signed by \(verified.signers.joined(separator: " and ")), expires \(m.expiresAt).")
         }
     }
 
@@ -113,17 +119,21 @@ struct PackCommand: ParsableCommand {
         @Argument(help: "The pack file, URL or folder.") var source: String
         @Option(help: "Folder for the additive store.") var dataDir: String?
         @OptionGroup var trust: TrustOptions
+        @OptionGroup var flags: ApplyFlags
 
         func run() throws {
-            let installer = PackInstaller(location: Wiring.location(dataDir), trust: try withPackErrors { try trust.load() })
+            let installer = try trust.installer(dataDir: dataDir)
             let outcomes: [PackInstaller.Outcome]
             if let path = PackFetcher.localPath(source), isDirectory(path) {
-                outcomes = try withPackErrors { try installer.applyFolder(URL(fileURLWithPath: path)) }
+                outcomes = try withPackErrors {
+                    try installer.applyFolder(URL(fileURLWithPath: path), options: flags.options, refused: ApplyFlags.refused)
+                }
                 if outcomes.isEmpty { print("Nothing to apply: no pack in \(path) is newer than the installed data.") }
             } else {
                 let bytes = try withStoreErrors { try PackFetcher.fetch(source) }
-                outcomes = [try withPackErrors { try installer.apply(bytes, source: source) }]
+                outcomes = [try withPackErrors { try installer.apply(bytes, source: source, options: flags.options) }]
             }
+            ApplyFlags.notes(outcomes)
             for o in outcomes { print(PackCommand.describe(o)) }
         }
 
@@ -161,6 +171,8 @@ struct PackCommand: ParsableCommand {
                     "signedBy": .array(s.signers.map { .string($0) }),
                     "rollbackTo": s.rollbackTo.map { .object(["dataVersion": .string($0.dataVersion), "packVersion": .string($0.packVersion)]) } ?? .null,
                     "pending": s.pending.map { .object(["source": .string($0.source), "recordedAt": .string($0.recordedAt)]) } ?? .null,
+                    "highestVersion": s.highestVersion.map { .string($0.description) } ?? .null,
+                    "expiresAt": s.expiresAt.map { .string($0) } ?? .null,
                 ]
                 fields["trustedKeys"] = .int(Int64(TrustedKeys.shipped.keys.count))
                 print(String(decoding: JSONValue.object(fields).encoded, as: UTF8.self))
@@ -170,6 +182,8 @@ struct PackCommand: ParsableCommand {
             print("Pack version per region: " + s.regions.map { "\($0.rawValue) \(s.versions.packVersion)" }.joined(separator: ", "))
             print("Last update: \(s.installedAt.isEmpty ? "never" : s.installedAt) from \(s.installedFrom)"
                 + (s.signers.isEmpty ? "" : ", signed by \(s.signers.joined(separator: " and "))"))
+            print("Expires: " + (s.expiresAt ?? "never (the data built into scan)"))
+            print("Highest version installed here: " + (s.highestVersion.map { "\($0) (older packs are refused)" } ?? "none"))
             print("Rollback: " + (s.rollbackTo.map { "to pack \($0.packVersion) (data \($0.dataVersion)) with `scan pack rollback`" } ?? "nothing to roll back to"))
             print("Pending updates: " + (s.pending.map { "\($0.source), waiting since \($0.recordedAt); run `scan update` when online" } ?? "none"))
         }
@@ -237,13 +251,53 @@ extension PackCommand {
 
 /// Which publisher keys to trust: the keys built into scan unless told otherwise.
 struct TrustOptions: ParsableArguments {
-    @Option(help: "Trusted-keys file to use instead of the keys built into scan (also $ECODEX_TRUSTED_KEYS).")
+    @Option(help: "Trusted-keys file to use instead of the keys built into scan (also $ECODEX_TRUSTED_KEYS). Said on standard error and logged.")
     var trusted: String?
 
-    func load() throws(PackError) -> TrustedKeys {
+    /// The trusted keys, and the file they came from when they replace the built-in ones.
+    /// Replacing the trust root is never silent: it is said on standard error here, and
+    /// an install writes the file's path to `pack-updates.log`.
+    func load() throws(PackError) -> (keys: TrustedKeys, origin: String?) {
         let env = ProcessInfo.processInfo.environment["ECODEX_TRUSTED_KEYS"].flatMap { $0.isEmpty ? nil : $0 }
-        guard let path = trusted ?? env else { return .shipped }
-        return try TrustedKeys(contentsOf: URL(fileURLWithPath: path))
+        guard let path = trusted ?? env else { return (.shipped, nil) }
+        let keys = try TrustedKeys(contentsOf: URL(fileURLWithPath: path))
+        let how = trusted != nil ? "--trusted" : "ECODEX_TRUSTED_KEYS"
+        FileHandle.standardError.write(Data(
+            "scan: note: trusting the \(keys.keys.count) key(s) in \(path) (\(how)) instead of the keys built into scan\n".utf8))
+        return (keys, path)
+    }
+
+    /// An installer for `dataDir` with these keys.
+    func installer(dataDir: String?) throws -> PackInstaller {
+        let (keys, origin) = try withPackErrors { try load() }
+        return PackInstaller(location: Wiring.location(dataDir), trust: keys, trustOrigin: origin)
+    }
+}
+
+/// The exceptions `scan pack apply` and `scan update` can be told to make; each is logged.
+struct ApplyFlags: ParsableArguments {
+    @Flag(help: "Install a pack older than the highest version installed here before (a repair; signatures are still checked). Logged.")
+    var allowDowngrade = false
+    @Flag(help: "Install a pack whose signed expiry date has passed. Logged.")
+    var allowExpired = false
+
+    var options: PackInstaller.ApplyOptions { .init(allowDowngrade: allowDowngrade, allowExpired: allowExpired) }
+
+    /// Prints what an install did beyond the default rules, and where it was logged.
+    static func notes(_ outcomes: [PackInstaller.Outcome]) {
+        for o in outcomes {
+            if let below = o.below {
+                FileHandle.standardError.write(Data("scan: note: pack \(o.to.packVersion) is older than version \(below) installed here before; installed because of --allow-downgrade (logged in pack-updates.log)\n".utf8))
+            }
+            if let expired = o.expiredAt {
+                FileHandle.standardError.write(Data("scan: note: pack \(o.to.packVersion) expired at \(expired); installed because of --allow-expired (logged in pack-updates.log)\n".utf8))
+            }
+        }
+    }
+
+    /// Says why each file of a folder was passed over.
+    static func refused(_ url: URL, _ error: PackError) {
+        FileHandle.standardError.write(Data("scan: note: skipped \(url.path): \(error.reason)\n".utf8))
     }
 }
 
@@ -252,7 +306,13 @@ func withPackErrors<T>(_ body: () throws -> T) throws -> T {
     do {
         return try body()
     } catch let e as PackError {
-        throw withClass(e.ecodexError)
+        var error = e.ecodexError
+        switch e {
+        case .downgrade: error.message += " To install it anyway as a repair, run `scan pack apply` again with --allow-downgrade."
+        case .expired: error.message += " To install it anyway, run `scan pack apply` again with --allow-expired."
+        default: break
+        }
+        throw withClass(error)
     } catch let e as EcodexError {
         throw withClass(e)
     }

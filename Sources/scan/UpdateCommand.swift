@@ -19,9 +19,10 @@ struct UpdateCommand: ParsableCommand {
     @Argument(help: "Where the update is (https:// URL, file, or folder).") var source: String?
     @Option(help: "Folder for the additive store.") var dataDir: String?
     @OptionGroup var trust: TrustOptions
+    @OptionGroup var flags: ApplyFlags
 
     func run() throws {
-        let installer = PackInstaller(location: Wiring.location(dataDir), trust: try withPackErrors { try trust.load() })
+        let installer = try trust.installer(dataDir: dataDir)
         let pending = installer.pending()
         let env = ProcessInfo.processInfo.environment["ECODEX_UPDATE_URL"].flatMap { $0.isEmpty ? nil : $0 }
         guard let source = source ?? env ?? pending?.source else {
@@ -33,10 +34,12 @@ struct UpdateCommand: ParsableCommand {
         let outcomes: [PackInstaller.Outcome]
         do {
             if let path = PackFetcher.localPath(source), FileManager.default.fileExists(atPath: path + "/.") {
-                outcomes = try withPackErrors { try installer.applyFolder(URL(fileURLWithPath: path)) }
+                outcomes = try withPackErrors {
+                    try installer.applyFolder(URL(fileURLWithPath: path), options: flags.options, refused: ApplyFlags.refused)
+                }
             } else {
                 let bytes = try PackFetcher.fetch(source)
-                outcomes = [try withPackErrors { try installer.apply(bytes, source: source) }]
+                outcomes = [try withPackErrors { try installer.apply(bytes, source: source, options: flags.options) }]
             }
         } catch let e as EcodexError where e.errorClass == .network {
             try? installer.recordPending(source: source, reason: e.message)
@@ -45,6 +48,7 @@ struct UpdateCommand: ParsableCommand {
         }
         installer.clearPending()
         if outcomes.isEmpty { print("Already up to date.") }
+        ApplyFlags.notes(outcomes)
         for o in outcomes { print(PackCommand.describe(o)) }
     }
 }

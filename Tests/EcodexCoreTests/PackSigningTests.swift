@@ -11,6 +11,8 @@ enum PackSigningFixture {
     static let trust = TrustedKeys(requiredSignatures: 2, keys: [alice.trustEntry, bob.trustEntry])
 
     static let created = Date(timeIntervalSince1970: 1_795_000_000)
+    /// Long enough that the fixed creation date never makes these packs expire.
+    static let lifetime: TimeInterval = 100 * 365 * 86_400
 
     static let base = Pack(version: "1.0.0", dataVersion: "2026.11.21", regions: [.eu, .us],
                            additives: [TestRecords.tartrazine, TestRecords.carmine, TestRecords.citric])
@@ -29,11 +31,11 @@ enum PackSigningFixture {
     }
 
     static func fullPack(by keys: [PublisherKey] = [alice, bob]) throws -> [UInt8] {
-        try signed(PackBuilder.full(base, createdAt: created), by: keys).encoded
+        try signed(PackBuilder.full(base, createdAt: created, lifetime: lifetime), by: keys).encoded
     }
 
     static func deltaPack(by keys: [PublisherKey] = [alice, bob]) throws -> [UInt8] {
-        try signed(PackBuilder.delta(from: base, to: next, createdAt: created), by: keys).encoded
+        try signed(PackBuilder.delta(from: base, to: next, createdAt: created, lifetime: lifetime), by: keys).encoded
     }
 }
 
@@ -204,7 +206,8 @@ enum PackSigningFixture {
     static func sign(payload: [UInt8], records: Int = 1) throws -> [UInt8] {
         let manifest = PackManifest(version: SemanticVersion("2.0.0")!, dataVersion: "x", regions: [.eu],
                                     checksum: PackFile.checksum(payload), diffFrom: nil,
-                                    payload: .init(kind: .full, size: payload.count, records: records), createdAt: "2026-11-21T00:00:00Z")
+                                    payload: .init(kind: .full, size: payload.count, records: records), createdAt: "2026-11-21T00:00:00Z",
+                                    expiresAt: "2126-11-21T00:00:00Z")
         return try F.signed(PackFile(manifest: manifest, payloadBytes: payload), by: [F.alice, F.bob]).encoded
     }
 

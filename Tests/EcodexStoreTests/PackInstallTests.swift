@@ -77,11 +77,63 @@ enum PackInstallFixture {
             try store.lexicon().entries.map { "\($0.code) \($0.lang) \($0.name) \($0.contextOnly)" }.sorted()
         }
 
-        /// The data folder's file names, without the lock and the log.
+        /// The data folder's file names, without the lock, the log and the version record.
         var files: [String] {
             ((try? FileManager.default.contentsOfDirectory(atPath: scratch.location.directory.path)) ?? [])
-                .filter { $0 != "pack.lock" && $0 != "pack-updates.log" }.sorted()
+                .filter { !["additives.lock", "pack-updates.log", "pack-state.json"].contains($0) }.sorted()
         }
+    }
+
+    @Test func expiredPacksAreRefusedUnlessAccepted() throws {
+        let s = try Setup()
+        let next = F.changed(s.base, version: "1.1.0")
+        let built = Date(timeIntervalSince1970: 1_790_000_000)
+        let bytes = try F.signed(PackBuilder.full(next, createdAt: built, lifetime: 86_400))
+        let before = s.storeBytes
+        #expect(throws: PackError.expired(version: SemanticVersion("1.1.0")!, expiresAt: "2026-09-22T14:13:20Z")) {
+            try s.installer.apply(bytes, source: "test", now: built.addingTimeInterval(2 * 86_400))
+        }
+        #expect(s.storeBytes == before)
+        // Within its lifetime it installs; past it, only when the user accepts it, and that is logged.
+        #expect(throws: Never.self) { try s.installer.apply(bytes, source: "test", now: built.addingTimeInterval(3_600)) }
+        _ = try s.installer.rollback()
+        let accepted = try s.installer.apply(bytes, source: "test", now: built.addingTimeInterval(2 * 86_400),
+                                             options: .init(allowExpired: true))
+        #expect(accepted.expiredAt == "2026-09-22T14:13:20Z")
+        let log = try String(contentsOf: s.installer.logPath, encoding: .utf8)
+        #expect(log.contains(#""expired_at":"2026-09-22T14:13:20Z""#))
+        #expect(try s.installer.status().expiresAt == "2026-09-22T14:13:20Z")
+    }
+
+    @Test func theHighestVersionOutlivesTheStore() throws {
+        let s = try Setup()
+        let v11 = F.changed(s.base, version: "1.1.0"), v12 = F.changed(s.base, version: "1.2.0")
+        try s.installer.apply(F.full(v11), source: "test")
+        try s.installer.apply(F.full(v12), source: "test")
+        try FileManager.default.removeItem(at: s.scratch.location.additivesPath)
+        #expect(throws: PackError.downgrade(offered: SemanticVersion("1.1.0")!, highest: SemanticVersion("1.2.0")!)) {
+            try s.installer.apply(F.full(v11), source: "test")
+        }
+        #expect(try s.installer.status().highestVersion == SemanticVersion("1.2.0"))
+        let repaired = try s.installer.apply(F.full(v11), source: "test", options: .init(allowDowngrade: true))
+        #expect(repaired.below == SemanticVersion("1.2.0"))
+        // Rollback is a local choice and leaves the record; re-applying the highest version works.
+        _ = try s.installer.rollback()
+        #expect(throws: Never.self) { try s.installer.apply(F.full(v12), source: "test") }
+    }
+
+    @Test func aFolderIsVerifiedBeforeItsChainIsChosen() throws {
+        let s = try Setup()
+        let folder = s.scratch.url.appendingPathComponent("dist")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let next = F.changed(s.base, version: "1.1.0")
+        try Data(F.delta(from: s.base, to: next)).write(to: folder.appendingPathComponent("a-1.1.0.pack"))
+        try Data(F.full(F.changed(s.base, version: "9.0.0"), by: [F.alice, F.mallory])).write(to: folder.appendingPathComponent("b-9.0.0.pack"))
+        try Data("not a pack".utf8).write(to: folder.appendingPathComponent("c.pack"))
+        var refused: [String] = []
+        let outcomes = try s.installer.applyFolder(folder) { url, _ in refused.append(url.lastPathComponent) }
+        #expect(outcomes.map(\.to.packVersion) == ["1.1.0"])
+        #expect(refused == ["b-9.0.0.pack", "c.pack"])
     }
 
     @Test func deltaInstallsAtomicallyAndRollsBack() throws {

@@ -14,6 +14,56 @@ import Testing
                           additives: findings, unmatched: ["E999"])
     }
 
+    /// 50 writers open a history file that does not exist yet and save ten scans each, all at
+    /// once (threads with their own connections: SQLite locks between them as between processes).
+    @Test func fiftyWritersAtOnceLoseNothing() throws {
+        let scratch = try Fixtures.Scratch()
+        let location = scratch.location
+        let r = report(input: "E330", codes: ["E330"])
+        let json = JSONRenderer.render(r)
+        let gate = DispatchGroup(), done = DispatchGroup()
+        let failures = NSLock()
+        nonisolated(unsafe) var errors: [String] = []
+        gate.enter()
+        for _ in 0..<50 {
+            done.enter()
+            Thread {
+                gate.wait()
+                do {
+                    let store = try UserStore(location: location)
+                    for _ in 0..<10 { _ = try store.recordScan(r, json: json) }
+                } catch {
+                    failures.lock()
+                    errors.append("\(error)")
+                    failures.unlock()
+                }
+                done.leave()
+            }.start()
+        }
+        gate.leave()
+        done.wait()
+        #expect(errors.isEmpty, "\(errors.count) writers failed, first: \(errors.first ?? "")")
+        let saved = try UserStore(location: location).history(limit: 1_000).count
+        print("fiftyWritersAtOnceLoseNothing: \(saved) of 500 saved")
+        #expect(saved == 500)
+    }
+
+    /// History is kept to the newest 1,000 scans within a year (README, "Reliability").
+    @Test func historyKeepsTheNewestThousandWithinAYear() throws {
+        let scratch = try Fixtures.Scratch()
+        let store = try UserStore(location: scratch.location)
+        let start = Date(timeIntervalSince1970: 1_790_000_000)
+        let r = report(input: "E330", codes: ["E330"])
+        let json = JSONRenderer.render(r)
+        let ancient = try store.recordScan(r, json: json, at: start.addingTimeInterval(-400 * 86_400))
+        let ids = try (0..<1_005).map { try store.recordScan(r, json: json, at: start.addingTimeInterval(Double($0))) }
+        let kept = try store.history(limit: 5_000).map(\.id)
+        #expect(kept.count == 1_000)
+        #expect(kept.first == ids.last)
+        #expect(kept.last == ids[5])
+        #expect(try store.historyEntry(id: ancient) == nil, "a scan older than a year is gone")
+    }
+
     @Test func historyRoundTrip() throws {
         let scratch = try Fixtures.Scratch()
         let store = try UserStore(location: scratch.location)

@@ -15,11 +15,20 @@ public enum PackError: Error, Sendable, Equatable, CustomStringConvertible {
     case wrongBase(String)
     /// A key file or the trusted-keys file is missing, unsafe or malformed.
     case keys(String)
+    /// The pack is older than the highest version ever installed on this computer
+    /// (kept apart from the store, so a rebuild does not forget it).
+    case downgrade(offered: SemanticVersion, highest: SemanticVersion)
+    /// The pack's signed expiry has passed.
+    case expired(version: SemanticVersion, expiresAt: String)
 
     public var reason: String {
         switch self {
         case .malformed(let s), .signature(let s), .checksum(let s), .schema(let s),
              .notNewer(let s), .wrongBase(let s), .keys(let s): s
+        case .downgrade(let offered, let highest):
+            "this pack is version \(offered), but version \(highest) was installed on this computer before"
+        case .expired(let version, let expiresAt):
+            "pack \(version) expired at \(expiresAt)"
         }
     }
 
@@ -42,6 +51,10 @@ public enum PackError: Error, Sendable, Equatable, CustomStringConvertible {
             .update("\(s). Nothing was installed; apply the full pack or the missing updates first.")
         case .keys(let s):
             .update(s)
+        case .downgrade:
+            .update("Refused: \(reason). An older pack can bring back data that was corrected since; nothing was installed.")
+        case .expired:
+            .update("Refused: \(reason). An expired pack may be an old one replayed to hold back newer data; nothing was installed. Get the current update from the publisher.")
         }
     }
 }

@@ -22,6 +22,10 @@ public struct PackManifest: Sendable, Equatable {
     public var payload: PayloadInfo
     /// When the pack was built (ISO 8601, UTC).
     public var createdAt: String
+    /// After this moment (ISO 8601, UTC) the pack is refused unless the user accepts it
+    /// explicitly: an old pack replayed to a client that has not updated (a freeze) is stale.
+    /// Signed like every other member.
+    public var expiresAt: String
     /// Publisher signatures over `signedBytes`. Not part of what is signed.
     public var signatures: [PackSignature]
 
@@ -40,7 +44,8 @@ public struct PackManifest: Sendable, Equatable {
     }
 
     public init(version: SemanticVersion, dataVersion: String, regions: [Region], checksum: String,
-                diffFrom: SemanticVersion?, payload: PayloadInfo, createdAt: String, signatures: [PackSignature] = []) {
+                diffFrom: SemanticVersion?, payload: PayloadInfo, createdAt: String, expiresAt: String,
+                signatures: [PackSignature] = []) {
         self.version = version
         self.dataVersion = dataVersion
         self.regions = regions
@@ -48,8 +53,15 @@ public struct PackManifest: Sendable, Equatable {
         self.diffFrom = diffFrom
         self.payload = payload
         self.createdAt = createdAt
+        self.expiresAt = expiresAt
         self.signatures = signatures
     }
+
+    /// `expiresAt` as a date (the parser only accepts manifests where it is one).
+    public var expiryDate: Date? { ISO8601DateFormatter().date(from: expiresAt) }
+
+    /// True when the pack's expiry is at or before `now`.
+    public func isExpired(at now: Date) -> Bool { expiryDate.map { $0 <= now } ?? true }
 
     /// Domain separation: these bytes never mean anything else to any key.
     static let signingContext = Array("ecodex-pack-signature/1\n".utf8)
@@ -77,6 +89,7 @@ public struct PackManifest: Sendable, Equatable {
                 "records": .int(Int64(payload.records)),
             ]),
             "created_at": .string(createdAt),
+            "expires_at": .string(expiresAt),
             "signatures": .array(signatures.map {
                 .object(["key": .string($0.keyID), "signature": .string($0.signature)])
             }),
@@ -88,7 +101,7 @@ public struct PackManifest: Sendable, Equatable {
     public init(json: JSONValue) throws(PackError) {
         guard let o = json.objectValue else { throw .malformed("the manifest is not a JSON object") }
         let known: Set<String> = ["format", "version", "data_version", "regions", "checksum", "diff_from",
-                                  "payload", "created_at", "signatures"]
+                                  "payload", "created_at", "expires_at", "signatures"]
         if let extra = o.keys.first(where: { !known.contains($0) }) { throw .malformed("the manifest has an unknown field \"\(extra)\"") }
         func string(_ key: String) throws(PackError) -> String {
             guard let s = o[key]?.stringValue else { throw .malformed("the manifest's \"\(key)\" is missing or not a string") }
@@ -133,6 +146,10 @@ public struct PackManifest: Sendable, Equatable {
         }
         if let base = diffFrom, version <= base { throw .malformed("a delta's version must be higher than its base's") }
         createdAt = try string("created_at")
+        expiresAt = try string("expires_at")
+        guard ISO8601DateFormatter().date(from: expiresAt) != nil else {
+            throw .malformed("the manifest's \"expires_at\" is not an ISO 8601 time such as 2027-05-21T00:00:00Z")
+        }
         guard let list = o["signatures"]?.arrayValue else { throw .malformed("the manifest's \"signatures\" is missing") }
         var signatures: [PackSignature] = []
         for entry in list {

@@ -149,15 +149,19 @@ public struct TrustedKeys: Sendable, Equatable {
         (try? TrustedKeys(json: Array(ShippedTrust.json.utf8))) ?? TrustedKeys(requiredSignatures: 2, keys: [])
     }
 
-    public init(contentsOf url: URL) throws(PackError) {
+    /// Reads a trusted-keys file; see `init(json:requireSatisfiable:)`.
+    public init(contentsOf url: URL, requireSatisfiable: Bool = true) throws(PackError) {
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw .keys("Cannot read the trusted-keys file \(url.path).")
         }
-        try self.init(json: Array(data))
+        try self.init(json: Array(data), requireSatisfiable: requireSatisfiable)
     }
 
-    /// Parses a trusted-keys file. Each id must match its key, and the policy must be satisfiable.
-    public init(json bytes: [UInt8]) throws(PackError) {
+    /// Parses a trusted-keys file. Each id must match its key, and `required_signatures`
+    /// must be between 1 and the number of keys: a policy no pack can meet would refuse
+    /// every update. `requireSatisfiable: false` allows fewer keys than required, for a
+    /// file still being filled in key by key (`scan pack keygen --trust`).
+    public init(json bytes: [UInt8], requireSatisfiable: Bool = true) throws(PackError) {
         guard let json = try? JSONValue.parse(bytes), json["format"]?.stringValue == TrustedKeys.fileFormat,
               let required = json["required_signatures"]?.intValue, let list = json["keys"]?.arrayValue
         else { throw .keys("The trusted-keys file is not an \(TrustedKeys.fileFormat) file.") }
@@ -172,6 +176,9 @@ public struct TrustedKeys: Sendable, Equatable {
             keys.append(Key(id: id, owner: owner, publicKey: raw))
         }
         guard required >= 1 else { throw .keys("required_signatures must be at least 1.") }
+        guard !requireSatisfiable || required <= keys.count else {
+            throw .keys("The trusted-keys file asks for \(required) signatures but lists \(keys.count) key(s); no pack could meet that.")
+        }
         self.init(requiredSignatures: Int(required), keys: keys)
     }
 
@@ -200,7 +207,11 @@ public enum PackVerifier {
     /// `trust` (every signature must be by a different trusted key and valid,
     /// and there must be at least `requiredSignatures`), and the records (schema, and for a full pack the content rules).
     /// Throws the first failure; returns only a pack that passed everything.
-    public static func verify(_ bytes: [UInt8], trust: TrustedKeys) throws(PackError) -> VerifiedPack {
+    ///
+    /// An expired pack is refused unless `allowExpired`; the expiry is checked after
+    /// the signatures, so only a genuine pack is reported as expired.
+    public static func verify(_ bytes: [UInt8], trust: TrustedKeys, now: Date = Date(),
+                              allowExpired: Bool = false) throws(PackError) -> VerifiedPack {
         let file = try PackFile(bytes: bytes)
         let m = file.manifest
         // The hash is cheaper than the signatures, so a damaged payload is refused first;
@@ -210,6 +221,7 @@ public enum PackVerifier {
         }
         guard PackFile.checksum(file.payloadBytes) == m.checksum else { throw .checksum("its SHA-256 differs from the manifest's") }
         let signers = try checkSignatures(file.manifest, trust: trust)
+        if !allowExpired, m.isExpired(at: now) { throw .expired(version: m.version, expiresAt: m.expiresAt) }
         let payload = try PackPayload.decode(file.payloadBytes)
         guard payload.kind == m.payload.kind, payload.recordCount == m.payload.records else {
             throw .schema("the payload's kind or record count differs from the manifest's")

@@ -96,6 +96,12 @@ final class Connection {
         return try statement.step() ? statement.int64(0) : 0
     }
 
+    /// The first column of the first row of `sql`, as text (empty when there is no row).
+    func scalarText(_ sql: String) throws -> String {
+        let statement = try prepare(sql)
+        return try statement.step() ? statement.text(0) : ""
+    }
+
     /// `PRAGMA user_version`: the schema version this file was migrated to.
     func userVersion() throws -> Int { Int(try scalarInt("PRAGMA user_version")) }
 

@@ -18,4 +18,13 @@ extension Connection {
             }
         }
     }
+
+    /// Applies the migrations newer than `current` inside the caller's transaction,
+    /// where the caller read `current`: another process cannot migrate in between.
+    func applyMigrations(_ migrations: [Migration], from current: Int) throws {
+        for migration in migrations where migration.version > current {
+            try execute(migration.sql)
+            try setUserVersion(migration.version)
+        }
+    }
 }

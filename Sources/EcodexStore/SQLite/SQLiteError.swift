@@ -16,6 +16,9 @@ struct SQLiteError: Error, CustomStringConvertible {
         primaryCode == SQLITE_CORRUPT || primaryCode == SQLITE_NOTADB || primaryCode == SQLITE_FORMAT
     }
 
+    /// True when another connection held the lock past the busy timeout.
+    var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
+
     /// True when SQLite could not write because of permissions or a read-only medium.
     var isReadOnly: Bool {
         primaryCode == SQLITE_READONLY || primaryCode == SQLITE_PERM || primaryCode == SQLITE_CANTOPEN
