@@ -679,12 +679,18 @@ def main():
         for t in targets:
             rr = dict(r)
             if t != code:
-                rr["conditions"] = "Sulphites (E220-E228) share this rule: " + r["conditions"]
                 if rules[t].get(row["region"], {}).get("name"):
                     rr["name"] = rules[t][row["region"]]["name"]
             if row["region"] == "US" and t in cur["us"] and not rr.get("name") and cur["us"][t][3]:
                 rr["name"] = cur["us"][t][3]
             rules[t][row["region"]] = rr
+
+    # Notes written for shoppers replace the research notes of region-facts rows.
+    for key, text in cur["shopper_notes"].items():
+        code, region = key.split("/")
+        for t in [code] + (SULPHITE_SPREAD[region] if code == "E220" else []):
+            if region in rules[t]:
+                rules[t][region]["conditions"] = text
 
     for c in codes:
         eu, uk = rules[c].get("EU"), rules[c].get("UK")
