@@ -83,7 +83,8 @@ import Testing
 
     @Test func australiaNewZealandFacts() {
         // Standard 1.2.4: additives are declared by class name and code number.
-        #expect(BasePackTests.byCode["E102"]?.displayName(in: .au) == "Colour (102)")
+        #expect(rule("E102", .au)?.name == "Colour (102)")
+        #expect(BasePackTests.byCode["E102"]?.displayName(in: .au) == "Colour (102) · Tartrazine")
         // Standard 1.2.3 / Schedule 9: phenylalanine advisory statement for aspartame.
         #expect(rule("E951", .au)?.warningRequired == true)
         #expect(rule("E951", .au)?.conditions?.contains("phenylalanine") == true)
@@ -111,7 +112,7 @@ import Testing
         // FSSAI removed potassium bromate from the permitted list in 2016.
         #expect(rule("E924", .india)?.approved == false)
         // Labels show the class title with the INS number.
-        #expect(BasePackTests.byCode["E330"]?.displayName(in: .india) == "Food acid (330)")
+        #expect(rule("E330", .india)?.name == "Acidity regulator (330)")
     }
 
     // MARK: every region

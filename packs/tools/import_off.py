@@ -390,13 +390,13 @@ def apply_region_names(cur, codes, rules, by_code):
     for c in codes:
         classes = cur["records"].get(c, {}).get("class") or by_code[c]["props"].get("mandatory_additive_class:en", "")
         first = classes[0] if isinstance(classes, list) else classes.split(",")[0].replace("en:", "").strip()
-        title = CLASS_TITLES.get(OFF_CLASS_MAP.get(first, first.replace("-", " ")))
-        if not title:
-            continue
+        cls = OFF_CLASS_MAP.get(first, first.replace("-", " "))
         number = re.sub(r"\(.*\)$", "", c[1:])
         for region in ("AU", "IN"):
+            # AU/NZ labels say "Food acid (330)"; Indian labels use the Codex title "Acidity regulator (330)".
+            title = "Acidity regulator" if region == "IN" and cls == "acid" else CLASS_TITLES.get(cls)
             r = rules[c].get(region)
-            if r and r["approved"] and not r.get("name"):
+            if title and r and r["approved"] and not r.get("name"):
                 r["name"] = "%s (%s)" % (title, number)
 
 
