@@ -186,17 +186,13 @@ struct PackCommand: ParsableCommand {
         func run() throws {
             let pack = try loadValid(source)
             print(PackCoverage(pack).report)
-            let lines: [String]
+            let file: String
             do {
-                lines = try String(contentsOfFile: texts, encoding: .utf8).split(separator: "\n").map(String.init)
+                file = try String(contentsOfFile: texts, encoding: .utf8)
             } catch {
                 throw withClass(.update("Cannot read the ingredient texts \(texts): \(error.localizedDescription)"))
             }
-            let rows = lines.compactMap { line -> String? in
-                guard case .object(let row)? = try? JSONValue.parse(line.utf8), case .string(let text)? = row["text"] else { return nil }
-                return text
-            }
-            print(RuleCoverage(pack: pack, texts: rows).report(showMissing: showMissing))
+            print(RuleCoverage(pack: pack, texts: RuleCoverage.texts(jsonLines: file)).report(showMissing: showMissing))
         }
     }
 

@@ -139,10 +139,8 @@ import Testing
 
     @Test func labelMentionsHaveARuleInEveryRegion() throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/ingredient-texts.jsonl")
-        let texts = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").compactMap { line -> String? in
-            guard case .object(let row)? = try? JSONValue.parse(line.utf8), case .string(let t)? = row["text"] else { return nil }
-            return t
-        }
+        let texts = RuleCoverage.texts(jsonLines: try String(contentsOf: url, encoding: .utf8))
+        #expect(texts.count == 307)
         let coverage = RuleCoverage(pack: BasePackTests.pack, texts: texts)
         for r in coverage.regions {
             #expect(r.share >= 0.98, "\(r.region): \(r.share)")

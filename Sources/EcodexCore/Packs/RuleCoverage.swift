@@ -53,6 +53,15 @@ public struct RuleCoverage: Sendable {
         }
     }
 
+    /// The `text` field of each line of a JSON Lines file (the Open Food Facts export shape);
+    /// lines without one are skipped.
+    public static func texts(jsonLines: String) -> [String] {
+        jsonLines.split(separator: "\n").compactMap { line in
+            guard case .object(let row)? = try? JSONValue.parse(line.utf8), case .string(let text)? = row["text"] else { return nil }
+            return text
+        }
+    }
+
     /// The table `scan pack validate` prints.
     public func report(showMissing: Int = 8) -> String {
         var lines = ["Rule coverage over \(texts) real ingredient texts (\(mentions) additive mentions):",
