@@ -190,11 +190,23 @@ struct PackCommand: ParsableCommand {
     }
 
     struct Validate: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Check every record in packs/base and print coverage.")
+        static let configuration = CommandConfiguration(
+            abstract: "Check every record in packs/base and print coverage, including the share of real label mentions with a rule per region.")
         @Option(help: "Pack source folder.") var source = "packs/base"
+        @Option(help: "Ingredient texts to measure rule coverage on: JSON Lines with a \"text\" field (Open Food Facts data, ODbL).")
+        var texts = "Tests/EcodexCoreTests/Fixtures/ingredient-texts.jsonl"
+        @Option(help: "How many uncovered codes to name per region.") var showMissing = 8
+
         func run() throws {
             let pack = try loadValid(source)
             print(PackCoverage(pack).report)
+            let file: String
+            do {
+                file = try String(contentsOfFile: texts, encoding: .utf8)
+            } catch {
+                throw withClass(.update("Cannot read the ingredient texts \(texts): \(error.localizedDescription)"))
+            }
+            print(RuleCoverage(pack: pack, texts: RuleCoverage.texts(jsonLines: file)).report(showMissing: showMissing))
         }
     }
 

@@ -205,7 +205,7 @@ def template_plain(classes, rules):
 
 GOV_HOSTS = ("eur-lex.europa.eu", "legislation.gov.uk", "ecfr.gov", "govinfo.gov", "fda.gov", "canada.ca",
              "laws.justice.gc.ca", "legislation.gov.au", "foodstandards.gov.au", "fssai.gov.in", "efsa.europa.eu",
-             "doi.org", "fao.org", "accc.gov.au", "productsafety.gov.au", "foodstandards.gov.scot")
+             "doi.org", "fao.org", "accc.gov.au", "productsafety.gov.au", "foodstandards.gov.scot", "gc.ca")
 
 
 def is_primary(url):
@@ -299,6 +299,124 @@ def quoted_statement(note):
     for q in re.findall(r"'([^']{15,})'", note):
         return q
     return None
+
+
+def expand_codes(spec, codes, parent):
+    """`E450` -> [E450]; `E450+` -> E450 and every sub-form below it that has a record."""
+    if not spec.endswith("+"):
+        return [spec] if spec in codes else []
+    root = spec[:-1]
+    out = []
+    for c in codes:
+        p, chain = c, []
+        while p:
+            chain.append(p)
+            p = parent.get(p)
+        if root in chain:
+            out.append(c)
+    return out
+
+
+def list_reference(key, refs):
+    return ecfr(key[4:]) if key.startswith("cfr:") else refs[key]
+
+
+def apply_region_lists(cur, codes, parent, rules, refs):
+    """Rules from the per-region lists in curated.json (`region_lists`): one entry per list
+    and condition, naming the codes it covers. They fill only regions that have no rule
+    yet (region-facts rows and extra_rules win). Returns the medium-confidence entries."""
+    medium = []
+    for region in sorted(cur["region_lists"]):
+        for group in cur["region_lists"][region]:
+            covered = []
+            for spec in group["codes"]:
+                for c in expand_codes(spec, codes, parent):
+                    old = rules[c].get(region)
+                    if old and group.get("label_statement_for_existing") and old["approved"]:
+                        # The list adds a label statement to a permission recorded elsewhere.
+                        old["warning_required"] = True
+                        old["statement"] = group["statement"]
+                        continue
+                    if old:
+                        continue
+                    r = {"approved": group["approved"], "warning_required": group.get("warning_required", False),
+                         "conditions": group["conditions"], "reference": list_reference(group["ref"], refs)}
+                    if group.get("statement"):
+                        r["statement"] = group["statement"]
+                    rules[c][region] = r
+                    covered.append(c)
+            if group["confidence"] != "high" and covered:
+                medium.append((region, covered, group["conditions"], group["settle"]))
+    return medium
+
+
+def inherit_group_rules(codes, parent, rules):
+    """Outside the EU and UK, a roman sub-form (E450(i)) with no rule of its own takes its
+    group's rule: the US, Canadian, FSANZ and FSSAI lists name the substance family, and
+    labels there use the group number. (EU sub-forms are listed one by one in
+    eu_subforms_inherit; the UK mirrors the EU.)"""
+    for c in codes:
+        if "(" not in c or not parent.get(c):
+            continue
+        for region in ("US", "CA", "AU", "IN"):
+            group = rules[parent[c]].get(region)
+            if group and region not in rules[c]:
+                r = dict(group)
+                r.pop("name", None)
+                r["conditions"] = "Covered by the group entry %s. %s" % (parent[c], group.get("conditions", "")) if not group.get("conditions", "").startswith("Covered by") else group["conditions"]
+                rules[c][region] = r
+
+
+# Class titles that labels use with the code number in AU/NZ (Standard 1.2.4, Schedule 7) and India.
+CLASS_TITLES = {
+    "colour": "Colour", "preservative": "Preservative", "antioxidant": "Antioxidant", "emulsifier": "Emulsifier",
+    "stabiliser": "Stabiliser", "thickener": "Thickener", "sweetener": "Sweetener", "acidity regulator": "Acidity regulator",
+    "acid": "Food acid", "flavour enhancer": "Flavour enhancer", "raising agent": "Raising agent",
+    "gelling agent": "Gelling agent", "humectant": "Humectant", "firming agent": "Firming agent",
+    "glazing agent": "Glazing agent", "anti-caking agent": "Anticaking agent", "sequestrant": "Sequestrant",
+    "propellant": "Propellant", "flour treatment agent": "Flour treatment agent", "bulking agent": "Bulking agent",
+    "foaming agent": "Foaming agent", "anti-foaming agent": "Antifoaming agent", "emulsifying salt": "Emulsifying salt",
+}
+
+
+def apply_region_names(cur, codes, rules, by_code):
+    """The name a shopper reads on labels in each region: curated names (Canada's list
+    names, such as Allura Red), and in AU/NZ and India the class title with the code
+    number (Colour (102)) for additives the region permits."""
+    for region, names in cur["region_names"].items():
+        for c, name in names.items():
+            if region in rules.get(c, {}):
+                rules[c][region]["name"] = name
+    for c in codes:
+        classes = cur["records"].get(c, {}).get("class") or by_code[c]["props"].get("mandatory_additive_class:en", "")
+        first = classes[0] if isinstance(classes, list) else classes.split(",")[0].replace("en:", "").strip()
+        cls = OFF_CLASS_MAP.get(first, first.replace("-", " "))
+        number = re.sub(r"\(.*\)$", "", c[1:])
+        for region in ("AU", "IN"):
+            # AU/NZ labels say "Food acid (330)"; Indian labels use the Codex title "Acidity regulator (330)".
+            title = "Acidity regulator" if region == "IN" and cls == "acid" else CLASS_TITLES.get(cls)
+            r = rules[c].get(region)
+            if title and r and r["approved"] and not r.get("name"):
+                r["name"] = "%s (%s)" % (title, number)
+
+
+REVIEW = os.path.join(PACKS, "base", "REVIEW.md")
+BEGIN, END = "<!-- medium-confidence list: generated by import_off.py -->", "<!-- end of generated list -->"
+
+
+def write_review_section(medium):
+    """Rewrites the generated list of medium-confidence list rules in REVIEW.md."""
+    text = open(REVIEW, encoding="utf-8").read()
+    if BEGIN not in text:
+        return
+    lines = [BEGIN, "", "| region | codes | rule | what would settle it |", "|---|---|---|---|"]
+    for region, covered, cond, settle in medium:
+        lines.append("| %s | %s | %s | %s |" % (region, ", ".join(covered), cond, settle))
+    lines += ["", END]
+    head, rest = text.split(BEGIN, 1)
+    tail = rest.split(END, 1)[1]
+    with open(REVIEW, "w", encoding="utf-8") as f:
+        f.write(head + "\n".join(lines) + tail)
 
 
 def main():
@@ -529,7 +647,6 @@ def main():
 
     # region-facts rows (high as is; medium per fact_decisions.json)
     fact_log = []
-    extra_refs = {}
     for line in open(os.path.join(args.data, "region-facts.jsonl"), encoding="utf-8"):
         row = json.loads(line)
         code = FACT_CODE_MAP.get(row["code"], row["code"])
@@ -547,12 +664,9 @@ def main():
             st = None
         if st:
             r["statement"] = st
-        ref, secondary = parse_source_ref(row["source"], row["region"], refs, row["note"])
+        ref, _ = parse_source_ref(row["source"], row["region"], refs, row["note"])
         if ref:
             r["reference"] = ref
-        for t in [code] + (SULPHITE_SPREAD[row["region"]] if code == "E220" else []):
-            extra_refs.setdefault(t, [])
-            extra_refs[t] += [x for x in secondary if x not in extra_refs[t]]
         for k in ("approved", "warning_required", "conditions", "reference"):
             if k in dec:
                 r[k] = dec[k]
@@ -565,22 +679,29 @@ def main():
         for t in targets:
             rr = dict(r)
             if t != code:
-                rr["conditions"] = "Sulphites (E220-E228) share this rule: " + r["conditions"]
                 if rules[t].get(row["region"], {}).get("name"):
                     rr["name"] = rules[t][row["region"]]["name"]
             if row["region"] == "US" and t in cur["us"] and not rr.get("name") and cur["us"][t][3]:
                 rr["name"] = cur["us"][t][3]
             rules[t][row["region"]] = rr
 
+    # Notes written for shoppers replace the research notes of region-facts rows.
+    for key, text in cur["shopper_notes"].items():
+        code, region = key.split("/")
+        for t in [code] + (SULPHITE_SPREAD[region] if code == "E220" else []):
+            if region in rules[t]:
+                rules[t][region]["conditions"] = text
+
     for c in codes:
         eu, uk = rules[c].get("EU"), rules[c].get("UK")
         if eu and uk and eu.get("statement") and uk.get("warning_required"):
             uk["statement"] = eu["statement"]
 
-    # UK mirrors EU (GB retained law) for the listed codes that have no UK row yet
-    for c in cur["uk_mirror_eu"]:
-        eu = rules.get(c, {}).get("EU")
-        if not eu or "UK" in rules[c]:
+    # UK mirrors EU (GB retained law) for every code that has no UK row yet, except the
+    # codes whose EU status changed after GB law split from EU law (end of 2020).
+    for c in codes:
+        eu = rules[c].get("EU")
+        if not eu or "UK" in rules[c] or c in cur["uk_mirror_eu_except"]:
             continue
         uk = {"approved": eu["approved"], "warning_required": eu["warning_required"],
               "conditions": "As in the EU (GB retained law): " + (eu.get("conditions") or ("authorised." if eu["approved"] else "not authorised.")),
@@ -589,7 +710,11 @@ def main():
             uk["statement"] = eu["statement"]
         rules[c]["UK"] = uk
 
-    # US rule names: the regulatory name when it differs from the canonical name
+    medium = apply_region_lists(cur, codes, parent, rules, refs)
+    inherit_group_rules(codes, parent, rules)
+    apply_region_names(cur, codes, rules, by_code)
+    write_review_section(medium)
+
     # ---------- records ----------
     os.makedirs(OUT_DIR, exist_ok=True)
     for f in os.listdir(OUT_DIR):
@@ -653,7 +778,8 @@ def main():
             references.append({"label": "EFSA scientific opinion" + (" (%s)" % date if date else ""),
                                "url": efsa.replace("http://dx.doi.org/", "https://doi.org/")})
         wd = e["props"].get("wikidata:en", "").strip()
-        references += [x for x in extra_refs.get(c, []) if x not in references]
+        # Secondary sources (press, blogs) stay in region-facts.jsonl as our research trail;
+        # shoppers see only the regulators' own pages.
         if not references:
             # identity only: no regulation or EFSA opinion on file for this code (see REVIEW.md)
             references.append({"label": "Codex CXG 36-1989, Class Names and the International Numbering System for Food Additives (identity only; no rule on file)",

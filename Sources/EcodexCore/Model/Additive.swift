@@ -91,8 +91,13 @@ public struct Additive: Codable, Sendable, Equatable {
 
     /// The name shoppers in `region` read on labels: the US regulatory name in
     /// the US (`FD&C Yellow No. 5`), the rule's own name if it has one, else the canonical name.
+    /// A name that is only a class title and number (`Sweetener (951)`, as AU/NZ and Indian
+    /// labels print it) also carries the canonical name, so the card says what it is.
     public func displayName(in region: Region) -> String {
-        if let name = regionRules[region.rawValue]?.name { return name }
+        if let name = regionRules[region.rawValue]?.name {
+            let classAndNumber = name.wholeMatch(of: /[A-Z][a-z ]+ \(\d{3,4}[a-z]?\)/) != nil
+            return classAndNumber ? "\(name) · \(canonicalName)" : name
+        }
         if region == .us, let us = names["us"]?.first { return us }
         return canonicalName
     }

@@ -247,7 +247,11 @@ public final class ScanPipeline {
         let verdict = RiskEngine.assess(a, preferences: options.preferences)
         let rule = a.rule(for: options.preferences.region)
         var refs = a.references
-        if let r = rule?.reference, !refs.contains(r) { refs.insert(r, at: 0) }
+        // The shopper's region's own rule is cited first (a US card leads with the eCFR section).
+        if let r = rule?.reference {
+            refs.removeAll { $0 == r }
+            refs.insert(r, at: 0)
+        }
         var elsewhere: [Region: Badge] = [:]
         for region in options.compareRegions {
             var p = options.preferences

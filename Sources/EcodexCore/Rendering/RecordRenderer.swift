@@ -13,8 +13,9 @@ public enum RecordRenderer {
                 out.append(pad(region.rawValue, 8) + "—        —        no rule recorded yet")
                 continue
             }
-            var note = rule.statement.map { "\"\($0)\"" } ?? (rule.conditions ?? "")
-            if let name = rule.name { note = "as \(name). " + note }
+            // The required statement as a label prints it, filled in with the name used there.
+            var note = rule.statement(naming: a.displayName(in: region)).map { "Label must say: \"\($0)\"" } ?? (rule.conditions ?? "")
+            if let name = rule.name { note = "Named \(name) there. " + note }
             let columns = pad(region.rawValue, 8) + pad(rule.approved ? "yes" : "NO", 9) + pad(rule.warningRequired ? "YES" : "no", 9)
             // Wrap only the notes, under their own column, so the table stays aligned.
             var noteLines = TextRenderer(width: 80 - columns.count).wrap(note, indent: "")
