@@ -97,7 +97,9 @@ import Testing
         let (error, seconds) = expectNetworkError { try c.product(barcode: "4006381333931") }
         #expect(error?.message.contains("busy") == true, "\(String(describing: error))")
         #expect(server.hits(Self.candyPath) == 1)
-        #expect(seconds < 1.5)
+        // Well under the 3.5 s budget (it does not wait for the budget, let alone 60 s); the slack
+        // is for a loaded 2-core machine, where 1.55 s was once seen.
+        #expect(seconds < 3.0)
     }
 
     @Test func serverErrorsAreRetriedThreeTimesThenReported() throws {
