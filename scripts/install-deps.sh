@@ -16,6 +16,14 @@ packages=(
   time chromium strace
 )
 
+# --all-languages: also Tesseract's data for every other EU official language and Norwegian,
+# so `--lang pol`, `--lang ces+slk`, ... read those labels (the default install stays small).
+if [ "${1:-}" = "--all-languages" ]; then
+  for l in bul ces dan ell est fin gle hrv hun lav lit mlt nor pol por ron slk slv swe; do
+    packages+=("tesseract-ocr-$l")
+  done
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

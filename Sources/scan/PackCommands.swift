@@ -345,10 +345,14 @@ struct PackCoverage {
                 records[lang, default: 0] += 1
             }
         }
-        lines.append("Names per language (names / records with one):")
-        for lang in ["en", "de", "fr", "es", "it", "nl", "us"] {
-            lines.append("  \(lang): \(names[lang] ?? 0) / \(records[lang] ?? 0)")
+        lines.append("Names and class words per label language (names / records with one / class words):")
+        let classWords = ClassWordCounts.perLanguage
+        for lang in ClassWordCounts.labelLanguages + ["us"] {
+            let words = ClassWordCounts.handLanguages.contains(lang) || lang == "us" ? "hand table" : "\(classWords[lang] ?? 0)"
+            lines.append("  \(lang): \(names[lang] ?? 0) / \(records[lang] ?? 0) / \(words)")
         }
+        lines.append("  (hand table: \(ClassWordCounts.handTable) class phrases in \(ClassWordCounts.handLanguages.joined(separator: ", ")) "
+            + "and US function phrases)")
         lines.append("Rules per region (approved / not approved / warning required):")
         for region in Region.allCases {
             let rules = pack.additives.compactMap { $0.rule(for: region) }

@@ -97,6 +97,32 @@ struct ParsingConventionTests {
         S.expectCodes(text, codes)
     }
 
+    @Test("Class words of every EU language and Norwegian open a scope for bare numbers", arguments: [
+        "Surhetsreglerande medel (330)",              // sv
+        "Surhedsregulerende middel (330)",            // da
+        "Surhetsregulerende middel (330)",            // nb
+        "Regulátor kyselosti (330)",                  // cs
+        "Regulátor kyslosti (330)",                   // sk
+        "Savanyúságot szabályozó anyag (330)",        // hu
+        "Corector de aciditate (330)",                // ro
+        "Ρυθμιστής οξύτητας (330)",                   // el
+        "Регулатор на киселинност (330)",             // bg
+        "Sredstvo za uravnavanje kislosti (330)",     // sl
+        "Skābuma regulētājs (330)",                   // lv
+        "Happesuse regulaator (330)",                 // et
+        "Regulator kwasowości (330)",                 // pl
+    ])
+    func classWordsInEveryLanguage(text: String) {
+        S.expectCodes(text, ["E330"])
+    }
+
+    @Test("Nutrient groups in those languages are not additive context", arguments: [
+        "Witaminy (330)", "Vitaminer (330)", "Vitamíny (330)", "Kivennäisaineet (330)",
+    ])
+    func nutrientGroupsInEveryLanguage(text: String) {
+        S.expectCodes(text, [])
+    }
+
     @Test("Numbers outside a class scope, quantities and nutrient groups are not codes", arguments: [
         "Sugar (150g), salt",
         "Wheat flour (330), salt",

@@ -230,3 +230,20 @@ enum FunctionClasses {
         "substances d'apport minéral", "trace elements", "Spurenelemente", "oligo-éléments",
     ]
 }
+
+/// How many class words the parser knows per label language, for `scan pack validate`.
+public enum ClassWordCounts {
+    /// EU official languages and Norwegian (`nb`), in the order reports list them.
+    public static let labelLanguages = ["bg", "cs", "da", "de", "el", "en", "es", "et", "fi", "fr", "ga", "hr", "hu",
+                                        "it", "lt", "lv", "mt", "nl", "pl", "pt", "ro", "sk", "sl", "sv", "nb"]
+    /// Languages of the hand-written table (its rows mix them, so they are counted together).
+    public static let handLanguages = ["en", "de", "fr", "es", "it", "nl"]
+
+    /// Phrases of the hand-written table (English, German, French, Spanish, Italian, Dutch and a few others).
+    public static var handTable: Int { FunctionClasses.table.reduce(0) { $0 + $1.phrases.count } }
+
+    /// Taxonomy class words per language (the languages the hand table does not cover).
+    public static var perLanguage: [String: Int] {
+        FunctionClasses.taxonomyTable.reduce(into: [:]) { $0[$1.lang, default: 0] += $1.phrases.count }
+    }
+}

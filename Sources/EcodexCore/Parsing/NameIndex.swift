@@ -105,14 +105,14 @@ struct NameIndex: Sendable {
                 insert(key, t)
             }
         }
-        for row in FunctionClasses.table {
+        for row in FunctionClasses.table + FunctionClasses.taxonomyTable.map({ ($0.id, $0.phrases) }) {
             for phrase in row.phrases {
                 for key in Self.keys(for: phrase, plurals: true) {
                     insert(key, Target(function: row.id, chars: key.reduce(0) { $0 + $1.count }))
                 }
             }
         }
-        for phrase in FunctionClasses.nutrientPhrases {
+        for phrase in FunctionClasses.nutrientPhrases + FunctionClasses.taxonomyNutrientPhrases {
             for key in Self.keys(for: phrase, plurals: true) {
                 insert(key, Target(nutrient: true, chars: key.reduce(0) { $0 + $1.count }))
             }
