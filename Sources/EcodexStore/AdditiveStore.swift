@@ -49,7 +49,23 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
             // First run: build under the writers' lock, unless another process built it meanwhile.
             try FolderLock.withLock(FolderLock.additives, in: location.directory) {
                 guard !FileManager.default.fileExists(atPath: path.path) else { return }
-                try StoreBuilder.install(try AdditiveStore.loadPack(basePackURL), at: location)
+                try StoreBuilder.install(try AdditiveStore.loadPack(basePackURL), at: location,
+                                         fromBundledPack: basePackURL == nil)
+            }
+        }
+        // A new program brings new base data under the same pack version (`data_version` moves):
+        // a store built from the older base pack is rebuilt once, under the writers' lock.
+        // Only a store built from a bundled pack is replaced; an installed update or a store built
+        // from another pack file is the user's choice.
+        func stale() -> Bool {
+            guard let meta = try? AdditiveStore.meta(path), meta["base"] == "bundled" else { return false }
+            return meta["pack_version"] == bundled?.packVersion && meta["data_version"] != bundled?.dataVersion
+        }
+        let bundled = basePackURL == nil ? AdditiveStore.bundledBasePackURL.flatMap(BundledPackVersions.read) : nil
+        if bundled != nil, stale() {
+            try FolderLock.withLock(FolderLock.additives, in: location.directory) {
+                guard stale() else { return }
+                try StoreBuilder.install(try AdditiveStore.loadPack(nil), at: location, fromBundledPack: true)
             }
         }
         let db = try AdditiveStore.openChecked(path)
@@ -97,6 +113,14 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
         shared = SerializedConnection(db) { AdditiveStore.translate($0, path: path) }
     }
 
+    /// An installed store's meta table (versions, build time, `base: bundled`).
+    static func meta(_ path: URL) throws -> [String: String] {
+        let db = try openChecked(path)
+        var meta: [String: String] = [:]
+        try db.prepare("SELECT key, value FROM meta").forEachRow { meta[$0.text(0)] = $0.text(1) }
+        return meta
+    }
+
     /// The pack bundled with the program, from which a first run builds the store.
     public static var bundledBasePackURL: URL? {
         Bundle.module.url(forResource: "base-pack", withExtension: "json")
@@ -108,7 +132,7 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
     /// leaves the old store in place. `user.sqlite` (history, product cache) is
     /// never touched. Instances already open keep reading the old file until released.
     public static func rebuild(location: StoreLocation, basePackURL: URL? = nil) throws {
-        try StoreBuilder.install(try loadPack(basePackURL), at: location)
+        try StoreBuilder.install(try loadPack(basePackURL), at: location, fromBundledPack: basePackURL == nil)
     }
 
     /// Installs `pack` as the additive store, atomically (for pack updates).
@@ -452,4 +476,22 @@ private func ftsTypoCandidates(_ scalars: [Unicode.Scalar], maxEdits: Int) -> St
         }
     }
     return Array(Set(terms)).sorted().joined(separator: " OR ")
+}
+
+/// The versions of the bundled base pack, read from the end of the file without decoding
+/// its records: `scan pack build` writes sorted keys, so `data_version`, `regions` and
+/// `version` follow the `additives` array. Nil when the tail does not have that shape.
+enum BundledPackVersions {
+    static func read(_ url: URL) -> DataVersions? {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        defer { try? handle.close() }
+        guard let size = try? handle.seekToEnd(), size > 0 else { return nil }
+        try? handle.seek(toOffset: size > 512 ? size - 512 : 0)
+        guard let data = try? handle.readToEnd(), let tail = String(data: data, encoding: .utf8),
+              let start = tail.range(of: "\"data_version\"", options: .backwards) else { return nil }
+        let object = "{" + tail[start.lowerBound...]
+        guard let json = try? JSONSerialization.jsonObject(with: Data(object.utf8)) as? [String: Any],
+              let dataVersion = json["data_version"] as? String, let version = json["version"] as? String else { return nil }
+        return DataVersions(dataVersion: dataVersion, packVersion: version)
+    }
 }

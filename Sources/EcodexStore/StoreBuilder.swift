@@ -19,19 +19,23 @@ enum StoreBuilder {
 
     /// Builds the store for `pack` and replaces `location.additivesPath` with it, holding
     /// the lock every writer of the store takes (so a pack install cannot interleave).
-    static func install(_ pack: Pack, at location: StoreLocation, builtAt: Date = Date()) throws {
+    /// `fromBundledPack` records that the store holds the program's own base pack, which a
+    /// newer program may replace when it brings new base data (see `AdditiveStore.init`).
+    static func install(_ pack: Pack, at location: StoreLocation, builtAt: Date = Date(),
+                        fromBundledPack: Bool = false) throws {
         try FolderLock.withLock(FolderLock.additives, in: location.directory) {
-            try installLocked(pack, at: location, builtAt: builtAt)
+            try installLocked(pack, at: location, builtAt: builtAt, fromBundledPack: fromBundledPack)
         }
     }
 
-    private static func installLocked(_ pack: Pack, at location: StoreLocation, builtAt: Date) throws {
+    private static func installLocked(_ pack: Pack, at location: StoreLocation, builtAt: Date,
+                                      fromBundledPack: Bool) throws {
         let fm = FileManager.default
         let temporary = location.directory.appendingPathComponent(
             temporaryPrefix + "\(getpid())-\(UUID().uuidString.prefix(8))")
         defer { try? fm.removeItem(at: temporary) }
         do {
-            try build(pack, at: temporary.path, builtAt: builtAt)
+            try build(pack, at: temporary.path, builtAt: builtAt, fromBundledPack: fromBundledPack)
             guard DataFolder.syncFile(temporary.path) else {
                 throw StoreErrors.cannotWrite(location.directory, detail: "fsync: \(String(cString: strerror(errno)))")
             }
@@ -56,7 +60,7 @@ enum StoreBuilder {
     }
 
     /// Writes the whole store for `pack` into a new file at `path`.
-    static func build(_ pack: Pack, at path: String, builtAt: Date) throws {
+    static func build(_ pack: Pack, at path: String, builtAt: Date, fromBundledPack: Bool = false) throws {
         try DataFolder.createPrivateFile(path)
         let db = try Connection(path: path, mode: .readWrite)
         // A build file nobody reads yet needs no rollback journal; it is
@@ -67,7 +71,8 @@ enum StoreBuilder {
         let formatter = ISO8601DateFormatter()
         try db.transaction {
             let meta = try db.prepare("INSERT INTO meta (key, value) VALUES (?, ?)")
-            let entries: [(String, String)] = [
+            var entries: [(String, String)] = fromBundledPack ? [("base", "bundled")] : []
+            entries += [
                 ("schema_version", String(AdditiveSchema.version)),
                 ("pack_version", pack.version),
                 ("data_version", pack.dataVersion),

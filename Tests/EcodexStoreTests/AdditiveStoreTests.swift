@@ -277,3 +277,35 @@ import Testing
         var all: [String] { lock.lock(); defer { lock.unlock() }; return items }
     }
 }
+
+@Suite struct BundledDataRefreshTests {
+    /// A new program whose bundled base pack has new data under the same pack version
+    /// (`data_version` moved) rebuilds a store built from the old base data, once.
+    @Test func aStoreFromOlderBaseDataIsRebuiltFromTheBundledPack() throws {
+        let scratch = try Fixtures.Scratch()
+        let bundled = try #require(AdditiveStore.bundledBasePackURL.flatMap(BundledPackVersions.read))
+        // An older program's store: built from its bundled pack, whose version matches ours and
+        // whose data is older (the fixture pack, marked as bundled the way a first run marks it).
+        let pack = try Fixtures.pack()
+        try FileManager.default.createDirectory(at: scratch.location.directory, withIntermediateDirectories: true)
+        try StoreBuilder.install(pack, at: scratch.location, fromBundledPack: true)
+        #expect(pack.version == bundled.packVersion)
+        #expect(pack.dataVersion != bundled.dataVersion)
+        let refreshed = try AdditiveStore(location: scratch.location)
+        #expect(refreshed.versions == bundled)
+        #expect(try refreshed.additive(code: ECode("E120")!) != nil)
+    }
+
+    @Test func aStoreBuiltFromAnotherPackFileIsKept() throws {
+        let scratch = try Fixtures.Scratch()
+        let built = try AdditiveStore(location: scratch.location, basePackURL: Fixtures.builtPack(in: scratch))
+        let reopened = try AdditiveStore(location: scratch.location)
+        #expect(reopened.versions == built.versions)
+    }
+
+    @Test func theBundledVersionsAreReadFromTheFileTail() throws {
+        let url = try #require(AdditiveStore.bundledBasePackURL)
+        let pack = try AdditiveStore.loadPack(url)
+        #expect(BundledPackVersions.read(url) == DataVersions(dataVersion: pack.dataVersion, packVersion: pack.version))
+    }
+}
