@@ -101,9 +101,11 @@ import Testing
     // MARK: India
 
     @Test func indiaFacts() {
-        // FSS (Labelling and Display) Regulations 2020: added synthetic colours are declared.
-        #expect(rule("E102", .india)?.warningRequired == true)
-        #expect(rule("E102", .india)?.statement == "Contains permitted synthetic food colour(s)")
+        // FSS (Labelling and Display) Regulations 2020: added synthetic colours are declared. A
+        // declaration, not a warning: it is in the conditions and does not make the badge red.
+        #expect(rule("E102", .india)?.warningRequired == false)
+        #expect(rule("E102", .india)?.conditions?.contains("Contains permitted synthetic food colour(s)") == true)
+        #expect(rule("E100", .india)?.conditions?.contains("Contains permitted natural colour(s)") == true)
         // FSS (Food Products Standards and Food Additives) Regulations 2011, 3.1.2: eight synthetic colours only.
         #expect(rule("E104", .india)?.approved == false)
         #expect(rule("E127", .india)?.approved == true)

@@ -23,7 +23,7 @@ import Testing
         Row(name: "strict vegan conflict is red", additive: TestRecords.carmine, prefs: Preferences(region: .us, diets: [.vegan], strictDiet: true), badge: .red, firstReason: "Not vegan"),
         Row(name: "depends on source is yellow", additive: TestRecords.carmine, prefs: Preferences(region: .eu, diets: [.halal]), badge: .yellow, firstReason: "May not be halal"),
         Row(name: "approved, no warning is green", additive: TestRecords.citric, prefs: Preferences(region: .eu, diets: [.vegan]), badge: .green, firstReason: "Allowed in the EU"),
-        Row(name: "no rule for region is yellow", additive: TestRecords.citric, prefs: Preferences(region: .india), badge: .yellow, firstReason: "No rules for the IN"),
+        Row(name: "no rule for region is yellow", additive: TestRecords.citric, prefs: Preferences(region: .india), badge: .yellow, firstReason: "No rules for India"),
     ]
 
     @Test(arguments: rows)

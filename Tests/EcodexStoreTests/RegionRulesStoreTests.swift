@@ -24,7 +24,7 @@ import EcodexCore
         // AU/NZ: Standard 1.2.3 and Schedule 9, phenylalanine statement for aspartame.
         #expect(try rule("E951", .au)?.warningRequired == true)
         // IN: FSS (Labelling and Display) Regulations 2020, added synthetic colour declared.
-        #expect(try rule("E110", .india)?.statement == "Contains permitted synthetic food colour(s)")
+        #expect(try rule("E110", .india)?.conditions?.contains("Contains permitted synthetic food colour(s)") == true)
         // CFIA food colours table: "allura red" is Canada's name for E129.
         let match = try #require(try store.lookup(name: "allura red").first)
         #expect(match.code.description == "E129")

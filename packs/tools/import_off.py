@@ -333,9 +333,14 @@ def apply_region_lists(cur, codes, parent, rules, refs):
                 for c in expand_codes(spec, codes, parent):
                     old = rules[c].get(region)
                     if old and group.get("label_statement_for_existing") and old["approved"]:
-                        # The list adds a label statement to a permission recorded elsewhere.
-                        old["warning_required"] = True
-                        old["statement"] = group["statement"]
+                        # The list adds a label statement to a permission recorded elsewhere: a warning
+                        # (`statement`), or a plain declaration such as India's added-colour line, which
+                        # is no warning and so goes into the conditions (it must not turn the badge red).
+                        if group.get("statement"):
+                            old["warning_required"] = True
+                            old["statement"] = group["statement"]
+                        elif group.get("declaration") and group["declaration"] not in old.get("conditions", ""):
+                            old["conditions"] = (old.get("conditions", "") + " " + group["declaration"]).strip()
                         continue
                     if old:
                         continue

@@ -27,6 +27,24 @@ public enum Region: String, CaseIterable, Codable, Sendable, Comparable {
         }
     }
 
+    /// The region as a sentence names it: `Allowed in the EU`, `Allowed in Canada`.
+    public var inSentence: String {
+        switch self {
+        case .eu, .us, .uk: "the \(rawValue)"
+        case .ca, .au, .india: displayName
+        }
+    }
+
+    /// Whose law a reason cites: `EU law`, `Canadian law`.
+    public var law: String {
+        switch self {
+        case .eu, .us, .uk: "\(rawValue) law"
+        case .ca: "Canadian law"
+        case .au: "Australian and New Zealand law"
+        case .india: "Indian law"
+        }
+    }
+
     private static let euCountries: Set<String> = [
         "AT", "BE", "BG", "HR", "CY", "CZ", "DK", "EE", "FI", "FR", "DE", "GR", "HU", "IE", "IT", "LV",
         "LT", "LU", "MT", "NL", "PL", "PT", "RO", "SK", "SI", "ES", "SE",

@@ -37,13 +37,13 @@ public enum RiskEngine {
         if let rule = additive.rule(for: region) {
             if rule.warningRequired {
                 let statement = rule.statement(naming: additive.displayName(in: region)).map { ": “\($0)”" } ?? "."
-                found.append((.red, "\(region.rawValue) law requires a warning on the label\(statement)"))
+                found.append((.red, "\(region.law) requires a warning on the label\(statement)"))
             }
             if !rule.approved {
-                found.append((.red, "Not allowed in food in the \(region.rawValue)."))
+                found.append((.red, "Not allowed in food in \(region.inSentence)."))
             }
         } else {
-            found.append((.yellow, "No rules for the \(region.rawValue) are recorded yet."))
+            found.append((.yellow, "No rules for \(region.inSentence) are recorded yet."))
         }
         for caution in additive.population {
             let active: Bool
@@ -76,7 +76,7 @@ public enum RiskEngine {
             break
         }
         if found.isEmpty {
-            found.append((.green, "Allowed in the \(region.rawValue) with no warning required."))
+            found.append((.green, "Allowed in \(region.inSentence) with no warning required."))
         }
         // Stable sort: most severe first, rule order kept within a badge.
         let ordered = found.enumerated().sorted { a, b in
