@@ -92,6 +92,10 @@ struct ParsingConventionTests {
         ("Flour Treatment Agent (300)", ["E300"]),
         ("Correcteur d'acidité (330), colorant (150d)", ["E330", "E150d"]),
         ("Säureregulator (330)", ["E330"]),
+        // A bracketed number right after a name of the same additive is its code.
+        ("caramel color (150d)", ["E150d"]),
+        ("sugar, soy lecithin (322), salt", ["E322"]),
+        ("citric acid (330)", ["E330"]),
     ] as [(String, [String])])
     func classWithBareNumbers(text: String, codes: [String]) {
         S.expectCodes(text, codes)
@@ -130,6 +134,7 @@ struct ParsingConventionTests {
         "Minerals (330, 500)",
         "Colour (150 g)",
         "Farine (330), sel",
+        "sugar (322), salt",
     ])
     func bareNumbersStayStrict(text: String) {
         S.expectCodes(text, [])
@@ -180,6 +185,7 @@ struct ParsingConventionTests {
         ("Sodium Citrate, potassium sorbates", ["E331", "E202"]),
         ("Mineral Salts (450, 451), Colour (150d), Food Acid (330)", ["E450", "E451", "E150d", "E330"]),
         ("INS 240,241,242", ["E240", "E241", "E242"]),
+        ("caramel colour (150d), soy lecithin (322)", ["E150d", "E322"]),
         ("Wheat flour (with calcium carbonate, iron, niacin, thiamin)", []),
         ("turmeric, salt", []),
     ] as [(String, [String])])

@@ -201,7 +201,12 @@ struct ParseSession {
         // Digits, or digits with a letter or sub-form the code reader accepts (`150d`, `160a(ii)`).
         for (k, t) in tokens.enumerated() where !consumed[k] && t.kind == .word && t.hasDigit
             && Token.isDigit(norm.scalars[Int(t.start)]) {
-            guard let it = item(k), it.function != nil else { continue }
+            guard let it = item(k) else { continue }
+            // `caramel colour (150d)`, `soy lecithin (322)`: a bracketed number right after a name
+            // of the same additive is its code, with or without a class word.
+            let namedBefore = it.function == nil && k > 0 && tokens[k - 1].kind == .punct && tokens[k - 1].key == 0x28
+                ? nameHits.last { $0.tokens.upperBound == k - 1 } : nil
+            guard it.function != nil || namedBefore != nil else { continue }
             // A number inside a word run (`Red 40`) or a quantity is not a code.
             if k > 0, tokens[k - 1].kind == .word, !consumed[k - 1], !Self.conjunctions.contains(tokens[k - 1].key) {
                 continue
@@ -209,6 +214,7 @@ struct ParseSession {
             // `2044.550`, `1,330`: the tail of a longer number.
             if k >= 2, Token.isInnerNumberPunct(tokens, k - 1) { continue }
             guard let h = reader.readBare(at: k) else { continue }
+            if let n = namedBefore, !Self.sameAdditive(n.code, h.code) { continue }
             for j in h.tokens { consumed[j] = true }
             codeHits.append(h)
         }
@@ -401,13 +407,16 @@ struct ParseSession {
         return code.lineage.lazy.compactMap { functions[$0] }.first?.contains(f) ?? false
     }
 
-    /// Whether only brackets, a hyphen or spaces separate two pieces naming one additive.
+    /// Whether only brackets, a hyphen, spaces or the item's class word separate two pieces
+    /// naming one additive.
     private func joinable(from a: Int, to b: Int, closingAfter end: Int) -> Bool {
-        guard b >= a, b - a <= 2 else { return false }
+        guard b >= a, b - a <= 4 else { return false }
         var opened = false
         for k in a..<b {
             let t = tokens[k]
-            guard t.kind == .punct else { return false }
+            // `caramel colour (150d)`: the item's class word may sit between a name and its code.
+            if t.kind == .word, let cls = item(k)?.classTokens, cls.contains(k) { continue }
+            guard t.kind == .punct, k - a < 2 || tokens[a].kind == .word else { return false }
             switch t.key {
             case 0x28, 0x5B: opened = true
             case 0x2D, 0x3A: break
