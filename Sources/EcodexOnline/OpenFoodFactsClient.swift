@@ -1,4 +1,3 @@
-import Dispatch
 import EcodexCore
 import Foundation
 #if canImport(FoundationNetworking)
@@ -15,7 +14,8 @@ import FoundationNetworking
 /// The answer comes within `budget` (3.5 s) or not at all: up to 3 attempts, each
 /// limited to what is left of the budget (and at most `attemptTimeout`), retried after
 /// an exponential backoff on a timeout, a lost connection, a 5xx or a 429. A body over
-/// `maxBodyBytes` is cut off and rejected; JSON is decoded defensively.
+/// `maxBodyBytes` is cut off and rejected; JSON is decoded defensively. The download rules
+/// (https, redirects, size, time) are `HTTPGet`'s.
 public final class OpenFoodFactsClient: ProductSource, @unchecked Sendable {
     public static let defaultBaseURL = "https://world.openfoodfacts.org"
     public static let sourceLabel = "from Open Food Facts"
@@ -37,14 +37,12 @@ public final class OpenFoodFactsClient: ProductSource, @unchecked Sendable {
     /// - Throws: `network_error` for a base URL that is not https (or loopback http).
     public init(baseURL: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         let text = baseURL ?? environment["ECODEX_OFF_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultBaseURL
-        guard let url = URL(string: text.hasSuffix("/") ? String(text.dropLast()) : text), let scheme = url.scheme?.lowercased(),
-              let host = url.host?.lowercased() else {
-            throw EcodexError.network("The Open Food Facts address \"\(text)\" is not a valid URL.")
+        guard let url = URL(string: text.hasSuffix("/") ? String(text.dropLast()) : text), url.host != nil else {
+            throw EcodexError.network("The Open Food Facts address \"\(URLText.redacted(text))\" is not a valid URL.")
         }
-        let loopback = host == "127.0.0.1" || host == "localhost" || host == "::1" || host == "[::1]"
-        guard scheme == "https" || (scheme == "http" && loopback) else {
+        guard HTTPGet.isAllowed(url) else {
             throw EcodexError.network("Ecodex only talks to Open Food Facts over HTTPS. Use an https:// address.",
-                                      detail: text)
+                                      detail: URLText.redacted(text))
         }
         self.baseURL = url
     }
@@ -67,32 +65,35 @@ public final class OpenFoodFactsClient: ProductSource, @unchecked Sendable {
             attempt += 1
             let left = deadline.timeIntervalSinceNow
             guard left > 0.05 else { break }
-            let outcome = fetch(url(for: barcode), timeout: min(left, attemptTimeout))
-            switch outcome {
-            case .body(let status, let data):
-                if status == 404 { return try decode(data, barcode: barcode, notFoundOK: true) }
-                if status == 200 { return try decode(data, barcode: barcode, notFoundOK: false) }
-                if status == 429 || (500...599).contains(status) {
-                    lastProblem = "HTTP \(status)"
-                } else {
-                    throw EcodexError.network(
-                        "Open Food Facts gave an unexpected answer. Try again later, or type the ingredients with `scan text`.",
-                        detail: "HTTP \(status)")
+            let limits = HTTPGet.Limits(bytes: maxBodyBytes, seconds: min(left, attemptTimeout))
+            switch HTTPGet.get(url(for: barcode), limits: limits, headers: Self.headers) {
+            case .success(let answer):
+                let status = answer.status
+                if status == 404 { return try decode(answer.body, barcode: barcode, notFoundOK: true) }
+                if status == 200 { return try decode(answer.body, barcode: barcode, notFoundOK: false) }
+                if status == 429, let seconds = answer.retryAfter {
+                    lastProblem = "HTTP 429, retry after \(seconds) s"
+                    // Asked to wait longer than the budget allows: stop now rather than hang.
+                    if seconds > deadline.timeIntervalSinceNow - 0.1 { break attempts }
+                    sleep(seconds)
+                    continue
                 }
-            case .retryAfter(let seconds):
-                lastProblem = "HTTP 429, retry after \(seconds) s"
-                // Asked to wait longer than the budget allows: stop now rather than hang.
-                if seconds > deadline.timeIntervalSinceNow - 0.1 { break attempts }
-                sleep(seconds)
-                continue
-            case .tooLarge:
-                throw EcodexError.network(
-                    "Open Food Facts sent an answer too large to be a product. Try again later, or type the ingredients with `scan text`.",
-                    detail: "body over \(maxBodyBytes) bytes")
-            case .timedOut:
-                lastProblem = "no answer within \(String(format: "%.1f", min(left, attemptTimeout))) s"
-            case .failed(let detail):
-                lastProblem = detail
+                guard status == 429 || (500...599).contains(status) else {
+                    throw EcodexError.network("Open Food Facts gave an unexpected answer. Try again later.",
+                                              advice: .typeIngredients, detail: "HTTP \(status)")
+                }
+                lastProblem = "HTTP \(status)"
+            case .failure(.tooLarge(let limit)):
+                throw EcodexError.network("Open Food Facts sent an answer too large to be a product. Try again later.",
+                                          advice: .typeIngredients, detail: "body over \(limit) bytes")
+            case .failure(.timedOut(let seconds)):
+                lastProblem = "no answer within \(String(format: "%.1f", seconds)) s"
+            case .failure(let rule) where rule.brokeARule:
+                // A redirect off https or to another host is not retried: it will not change.
+                throw EcodexError.network("The Open Food Facts address sent Ecodex somewhere it does not go.",
+                                          advice: .typeIngredients, detail: "\(rule)")
+            case .failure(let other):
+                lastProblem = "\(other)"
             }
             guard attempt < maxAttempts else { break }
             let wait = backoff * Double(1 << (attempt - 1)) * Double.random(in: 0.8...1.2)
@@ -100,22 +101,24 @@ public final class OpenFoodFactsClient: ProductSource, @unchecked Sendable {
             sleep(wait)
         }
         if lastProblem.hasPrefix("HTTP 429") {
-            throw EcodexError.network(
-                "Open Food Facts is busy right now. Try again in a minute, or type the ingredients with `scan text`.",
-                detail: "\(attempt) attempt(s); last: \(lastProblem)")
+            throw EcodexError.network("Open Food Facts is busy right now. Try again in a minute.", advice: .typeIngredients,
+                                      detail: "\(attempt) attempt(s); last: \(lastProblem)")
         }
-        throw EcodexError.network(
-            "Open Food Facts did not answer in time. Check the connection and try again, or type the ingredients with `scan text`.",
-            detail: "\(attempt) attempt(s) within \(budget) s; last: \(lastProblem)")
+        throw EcodexError.network("Open Food Facts did not answer in time. Check the connection and try again.",
+                                  advice: .typeIngredients, detail: "\(attempt) attempt(s) within \(budget) s; last: \(lastProblem)")
     }
+
+    static let headers = [
+        "Accept": "application/json",
+        "User-Agent": "Ecodex/1.0 (offline additive scanner; barcode lookup)",
+    ]
 
     /// Reads a v2 product answer: `{"status": 1, "product": {...}}`; `status` 0 means not found.
     func decode(_ data: Data, barcode: String, notFoundOK: Bool) throws -> Product? {
         guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
             if notFoundOK { return nil }
-            throw EcodexError.network(
-                "The answer from Open Food Facts could not be read. Try again later, or type the ingredients with `scan text`.",
-                detail: "not a JSON object (\(data.count) bytes)")
+            throw EcodexError.network("The answer from Open Food Facts could not be read. Try again later.",
+                                      advice: .typeIngredients, detail: "not a JSON object (\(data.count) bytes)")
         }
         let status = (object["status"] as? NSNumber)?.intValue ?? (object["status"] as? String).flatMap { Int($0) }
         guard status != 0, let product = object["product"] as? [String: Any] else { return nil }
@@ -129,126 +132,5 @@ public final class OpenFoodFactsClient: ProductSource, @unchecked Sendable {
             }
         }
         return nil
-    }
-
-    // MARK: - One attempt
-
-    enum Outcome {
-        case body(status: Int, data: Data)
-        case retryAfter(TimeInterval)
-        case tooLarge
-        case timedOut
-        case failed(String)
-    }
-
-    /// One GET with a hard deadline: the task is cancelled when `timeout` passes, so a
-    /// server that never answers (or trickles a body) cannot hold the scan.
-    func fetch(_ url: URL, timeout: TimeInterval) -> Outcome {
-        // The clock starts before the session is made: setting up counts against the budget too.
-        let until = DispatchTime.now() + timeout
-        let config = URLSessionConfiguration.ephemeral
-        config.timeoutIntervalForRequest = timeout
-        config.timeoutIntervalForResource = timeout
-        config.httpCookieAcceptPolicy = .never
-        config.httpShouldSetCookies = false
-        config.httpCookieStorage = nil
-        config.urlCache = nil
-        config.requestCachePolicy = .reloadIgnoringLocalCacheData
-        config.httpMaximumConnectionsPerHost = 1
-        let collector = BodyCollector(limit: maxBodyBytes)
-        let session = URLSession(configuration: config, delegate: collector, delegateQueue: nil)
-        // Tearing down can wait on libcurl (a body still streaming in): never on the caller's time.
-        let cleanup = Cleanup(session: session)
-        defer { DispatchQueue.global().async { cleanup.run() } }
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        request.setValue("Ecodex/1.0 (offline additive scanner; barcode lookup)", forHTTPHeaderField: "User-Agent")
-        let task = session.dataTask(with: request)
-        cleanup.task = task
-        task.resume()
-        if collector.done.wait(timeout: until) == .timedOut {
-            return .timedOut
-        }
-        return collector.outcome()
-    }
-}
-
-/// Cancels one attempt's task and session, off the caller's thread.
-private final class Cleanup: @unchecked Sendable {
-    let session: URLSession
-    var task: URLSessionTask?
-    init(session: URLSession) {
-        self.session = session
-    }
-    func run() {
-        task?.cancel()
-        session.invalidateAndCancel()
-    }
-}
-
-/// Collects one response body up to a limit; signals `done` when the task ends.
-private final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    let limit: Int
-    let done = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var data = Data()
-    private var status = 0
-    private var retryAfter: TimeInterval?
-    private var tooLarge = false
-    private var error: Error?
-
-    init(limit: Int) {
-        self.limit = limit
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
-        let http = response as? HTTPURLResponse
-        lock.lock()
-        status = http?.statusCode ?? 0
-        if status == 429, let value = http?.value(forHTTPHeaderField: "Retry-After"), let seconds = TimeInterval(value.trimmingCharacters(in: .whitespaces)) {
-            retryAfter = max(0, seconds)
-        }
-        let declared = response.expectedContentLength
-        if declared > Int64(limit) { tooLarge = true }
-        let refuse = tooLarge
-        lock.unlock()
-        completionHandler(refuse ? .cancel : .allow)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        lock.lock()
-        var cancel = false
-        if !tooLarge {
-            if self.data.count + data.count > limit {
-                tooLarge = true
-                self.data = Data()
-                cancel = true
-            } else {
-                self.data.append(data)
-            }
-        }
-        lock.unlock()
-        if cancel { dataTask.cancel() }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        lock.lock()
-        self.error = error
-        lock.unlock()
-        done.signal()
-    }
-
-    func outcome() -> OpenFoodFactsClient.Outcome {
-        lock.lock()
-        defer { lock.unlock() }
-        if tooLarge { return .tooLarge }
-        if let error {
-            let ns = error as NSError
-            if ns.domain == NSURLErrorDomain && ns.code == NSURLErrorTimedOut { return .timedOut }
-            return .failed(ns.localizedDescription)
-        }
-        if status == 429, let retryAfter { return .retryAfter(retryAfter) }
-        return .body(status: status, data: data)
     }
 }

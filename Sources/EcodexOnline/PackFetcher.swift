@@ -1,18 +1,17 @@
 import EcodexCore
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Reads a pack file from a path, a `file://` URL, or an `https://` URL.
 ///
-/// The network is used only when the source is an http(s) URL the user gave.
-/// Plain `http://` is accepted only for this computer (127.0.0.1, ::1,
-/// localhost), for tests and local mirrors; everything else must be TLS
-/// (Debian's OpenSSL refuses anything below TLS 1.2 by default).
+/// The network is used only when the source is an http(s) URL the user gave, through
+/// `HTTPGet` (https only, or plain http to this computer for tests and local mirrors;
+/// redirects held to the same rule; at most `maximumSize` bytes within `downloadSeconds`).
+/// A local source must be a regular file: a FIFO or a device is refused, never read.
 public enum PackFetcher {
-    /// Largest pack accepted (the full base pack is a few megabytes).
-    public static let maximumSize = 64 << 20
+    /// Largest pack accepted, on disk or downloaded (the full base pack is a few megabytes).
+    public static let maximumSize = PackFile.maximumBytes
+    /// The whole download's time limit, in seconds: connect, redirects and body.
+    public static let downloadSeconds: TimeInterval = 120
 
     /// True when `source` is an http(s) URL (fetching it needs the network).
     public static func isRemote(_ source: String) -> Bool {
@@ -29,74 +28,39 @@ public enum PackFetcher {
 
     /// The bytes of the pack at `source`.
     ///
-    /// - Throws: `update_error` for a missing or unreadable local file,
-    ///   `network_error` when a remote pack cannot be downloaded.
-    public static func fetch(_ source: String, timeout: TimeInterval = 30) throws -> [UInt8] {
+    /// - Throws: `update_error` for a missing, unreadable, oversized or non-regular local
+    ///   file and for an address that is not https; `network_error` when a remote pack
+    ///   cannot be downloaded within the limits.
+    public static func fetch(_ source: String, seconds: TimeInterval = downloadSeconds) throws -> [UInt8] {
         if let path = localPath(source) {
-            guard let handle = FileHandle(forReadingAtPath: path) else {
-                throw EcodexError.update("Cannot read the pack file \(path). Check the path.")
-            }
-            defer { try? handle.close() }
-            let data = (try? handle.read(upToCount: maximumSize + 1)) ?? nil
-            guard let data else { throw EcodexError.update("Cannot read the pack file \(path). Check the path.") }
-            guard data.count <= maximumSize else { throw EcodexError.update("The file \(path) is too large to be an Ecodex pack.") }
-            return Array(data)
+            return try InputFile.read(path, role: .pack, limit: maximumSize,
+                                      tooLarge: .update("The file \(path) is too large to be an Ecodex pack.",
+                                                        detail: "limit \(maximumSize) bytes"))
         }
-        guard let url = URL(string: source), let host = url.host?.lowercased() else {
-            throw EcodexError.update("\"\(source)\" is not a pack file, folder or URL.")
+        let shown = URLText.redacted(source)
+        guard let url = URL(string: source), url.host != nil else {
+            throw EcodexError.update("\"\(shown)\" is not a pack file, folder or URL.")
         }
-        let local = ["127.0.0.1", "::1", "[::1]", "localhost"].contains(host)
-        guard url.scheme?.lowercased() == "https" || local else {
-            throw EcodexError.update("Updates are downloaded over https only. Use an https:// address.")
+        guard HTTPGet.isAllowed(url) else {
+            throw EcodexError.update("Updates are downloaded over https only. Use an https:// address.", detail: shown)
         }
-        return try download(url, timeout: timeout)
-    }
-
-    private static func download(_ url: URL, timeout: TimeInterval) throws -> [UInt8] {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout * 4
-        let session = URLSession(configuration: configuration)
-        defer { session.finishTasksAndInvalidate() }
-        let result = DownloadResult()
-        let done = DispatchSemaphore(value: 0)
-        let task = session.dataTask(with: url) { data, response, error in
-            result.set(data: data, status: (response as? HTTPURLResponse)?.statusCode, error: error)
-            done.signal()
-        }
-        task.resume()
-        done.wait()
-        let (data, status, error) = result.get()
-        if let error {
+        switch HTTPGet.get(url, limits: HTTPGet.Limits(bytes: maximumSize, seconds: seconds)) {
+        case .success(let answer) where (200..<300).contains(answer.status):
+            return Array(answer.body)
+        case .success(let answer):
+            throw EcodexError.network("The update server did not send the pack (HTTP \(answer.status)). Try again later.",
+                                      detail: shown)
+        case .failure(.tooLarge(let limit)):
+            throw EcodexError.update("The download is too large to be an Ecodex pack.", detail: "\(shown): over \(limit) bytes")
+        case .failure(.timedOut(let seconds)):
+            throw EcodexError.network("The update did not download within \(Int(seconds)) seconds. Try again on a better connection.",
+                                      detail: shown)
+        case .failure(let rule) where rule.brokeARule:
+            throw EcodexError.update("The update address redirected somewhere Ecodex does not download from (it must stay on https).",
+                                     detail: "\(rule)")
+        case .failure(let other):
             throw EcodexError.network("The update could not be downloaded (no connection?). Try again when online.",
-                                      detail: "\(url.host ?? ""): \(error.localizedDescription)")
-        }
-        guard let status, (200..<300).contains(status), let data else {
-            throw EcodexError.network("The update server did not send the pack (HTTP \(result.get().1.map(String.init) ?? "?")). Try again later.")
-        }
-        guard data.count <= maximumSize else { throw EcodexError.update("The downloaded file is too large to be an Ecodex pack.") }
-        return Array(data)
-    }
-
-    /// Hands the completion handler's values to the waiting thread.
-    private final class DownloadResult: @unchecked Sendable {
-        private let lock = NSLock()
-        private var data: Data?
-        private var status: Int?
-        private var error: Error?
-
-        func set(data: Data?, status: Int?, error: Error?) {
-            lock.lock()
-            defer { lock.unlock() }
-            self.data = data
-            self.status = status
-            self.error = error
-        }
-
-        func get() -> (Data?, Int?, Error?) {
-            lock.lock()
-            defer { lock.unlock() }
-            return (data, status, error)
+                                      detail: "\(url.host ?? ""): \(other)")
         }
     }
 }

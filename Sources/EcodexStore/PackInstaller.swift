@@ -59,6 +59,8 @@ public final class PackInstaller {
     }
 
     private func install(_ verified: VerifiedPack, source: String, now: Date) throws -> Outcome {
+        // The log and the store's metadata are shown by `status`: never with a password in them.
+        let source = URLText.redacted(source)
         let m = verified.manifest
         let current = try? AdditiveStore(location: location, basePackURL: basePackURL)
         let installed = current.map(\.versions)
@@ -282,7 +284,7 @@ public final class PackInstaller {
             }
             let previous = try Self.readVersions(previousPath)
             guard previous.healthy else {
-                throw EcodexError.update("The earlier version on this computer is damaged, so it cannot be restored. Run `scan store rebuild` to restore the built-in data.")
+                throw EcodexError.update("The earlier version on this computer is damaged, so it cannot be restored.", advice: .rebuildStore)
             }
             let current = try? Self.readVersions(location.additivesPath)
             guard rename(previousPath.path, location.additivesPath.path) == 0 else { throw ioError("rename") }
@@ -353,7 +355,8 @@ public final class PackInstaller {
         try FileManager.default.createDirectory(at: location.directory, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let entry = PendingUpdate(source: source, recordedAt: ISO8601DateFormatter().string(from: now), reason: reason)
+        // Credentials in the address are not written down: the user gives them again.
+        let entry = PendingUpdate(source: URLText.redacted(source), recordedAt: ISO8601DateFormatter().string(from: now), reason: reason)
         try encoder.encode(entry).write(to: pendingPath, options: .atomic)
     }
 
@@ -439,7 +442,10 @@ extension PackInstaller {
         var candidates: [(manifest: PackManifest, url: URL)] = []
         for name in names.sorted() where name.hasSuffix(".pack") {
             let url = directory.appendingPathComponent(name)
-            guard let data = fm.contents(atPath: url.path), let file = try? PackFile(bytes: Array(data)) else {
+            // A regular file only: a FIFO named x.pack must not hang the update.
+            let data = try InputFile.read(url.path, role: .pack, limit: PackFile.maximumBytes,
+                                          tooLarge: .update("\(url.path) is too large to be an Ecodex pack."))
+            guard let file = try? PackFile(bytes: data) else {
                 throw EcodexError.update("\(url.path) is not an Ecodex pack. Remove it from the folder or download it again.")
             }
             candidates.append((file.manifest, url))
@@ -453,7 +459,8 @@ extension PackInstaller {
                 return c.manifest.version > v && (c.manifest.diffFrom == nil || c.manifest.diffFrom == v)
             }.max { $0.manifest.version < $1.manifest.version }
             guard let next else { break }
-            let bytes = Array(try Data(contentsOf: next.url))
+            let bytes = try InputFile.read(next.url.path, role: .pack, limit: PackFile.maximumBytes,
+                                           tooLarge: .update("\(next.url.path) is too large to be an Ecodex pack."))
             outcomes.append(try apply(bytes, source: next.url.path, now: now))
         }
         return outcomes
