@@ -1,5 +1,6 @@
 import ArgumentParser
 import EcodexCore
+import EcodexOnline
 import EcodexStore
 import Foundation
 
@@ -78,7 +79,7 @@ struct PackCommand: ParsableCommand {
 
         func run() throws {
             let signer = try withPackErrors { try PublisherKey(contentsOf: key) }
-            var pack = try withPackErrors { try PackFile(bytes: try PackFetcher.fetch(file)) }
+            var pack = try withPackErrors { try PackFile(bytes: try PackFetcher.fetch(file, seconds: Wiring.downloadSeconds)) }
             // Sign only what checks out: the payload must be the one the manifest names.
             try withPackErrors {
                 guard PackFile.checksum(pack.payloadBytes) == pack.manifest.checksum, pack.payloadBytes.count == pack.manifest.payload.size else {
@@ -98,7 +99,7 @@ struct PackCommand: ParsableCommand {
         @OptionGroup var trust: TrustOptions
 
         func run() throws {
-            let bytes = try withStoreErrors { try PackFetcher.fetch(file) }
+            let bytes = try withStoreErrors { try PackFetcher.fetch(file, seconds: Wiring.downloadSeconds) }
             let verified = try withPackErrors { try PackVerifier.verify(bytes, trust: try trust.load()) }
             let m = verified.manifest
             let kind = m.diffFrom.map { "delta from \($0)" } ?? "full pack"
@@ -121,7 +122,7 @@ struct PackCommand: ParsableCommand {
                 outcomes = try withPackErrors { try installer.applyFolder(URL(fileURLWithPath: path)) }
                 if outcomes.isEmpty { print("Nothing to apply: no pack in \(path) is newer than the installed data.") }
             } else {
-                let bytes = try withStoreErrors { try PackFetcher.fetch(source) }
+                let bytes = try withStoreErrors { try PackFetcher.fetch(source, seconds: Wiring.downloadSeconds) }
                 outcomes = [try withPackErrors { try installer.apply(bytes, source: source) }]
             }
             for o in outcomes { print(PackCommand.describe(o)) }

@@ -46,7 +46,7 @@ public struct PreferencesFile: Sendable, Equatable {
             guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
             let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.count == 2 else {
-                throw EcodexError.parse("Line \(n + 1) of the preferences file is not `key = value`. Fix it or run `scan prefs reset`.")
+                throw EcodexError.parse("Line \(n + 1) of the preferences file is not `key = value`.", advice: .resetPreferences)
             }
             try p.set(parts[0], parts[1])
         }
