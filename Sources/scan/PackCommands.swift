@@ -151,7 +151,10 @@ struct PackCommand: ParsableCommand {
         @Option(help: "Output format: text or json.") var format: OutputFormat = .text
 
         func run() throws {
-            let s = try withStoreErrors { try PackInstaller(location: Wiring.location(dataDir)).status() }
+            var s = try withStoreErrors { try PackInstaller(location: Wiring.location(dataDir)).status() }
+            // Installs before user info was stripped may still carry it: never show it.
+            s.installedFrom = URLText.redacted(s.installedFrom)
+            if let source = s.pending?.source { s.pending?.source = URLText.redacted(source) }
             if format != .text {
                 var fields: [String: JSONValue] = [
                     "dataVersion": .string(s.versions.dataVersion),

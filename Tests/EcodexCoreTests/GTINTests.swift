@@ -2,18 +2,11 @@ import Foundation
 import Testing
 @testable import EcodexCore
 
-/// A small seeded generator (SplitMix64), so a failing case can be replayed from its seed.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+/// A seeded generator for property tests: EcodexCore's SplitMix64, seeded so a failing
+/// case can be replayed.
+typealias SeededRandom = SplitMix64
 
+extension SplitMix64 {
     /// The seed for a test run: `ECODEX_TEST_SEED` when set (to replay), else a fresh one. Printed.
     static func seed(_ name: String) -> UInt64 {
         let seed = ProcessInfo.processInfo.environment["ECODEX_TEST_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...UInt64.max)

@@ -31,6 +31,10 @@ import Testing
         try Data("region EU\n".utf8).write(to: scan.dataDir.appendingPathComponent("preferences.conf"))
     }
 
+    static func preferencesPipe(_ scan: ScanBinary) throws {
+        #expect(mkfifo(scan.dataDir.appendingPathComponent("preferences.conf").path, 0o600) == 0)
+    }
+
     static let closedPort = "http://127.0.0.1:9/x"
 
     static var cases: [Case] {
@@ -45,6 +49,7 @@ import Testing
             Case(arguments: ["code", "E102"], errorClass: "parse_error", setup: badPreferences, json: true),
             Case(arguments: ["barcode", "4006381333931"], errorClass: "parse_error", setup: badPreferences, json: true),
             Case(arguments: ["prefs", "show"], errorClass: "parse_error", setup: badPreferences),
+            Case(arguments: ["text", "E102"], errorClass: "parse_error", setup: preferencesPipe, json: true),
             Case(arguments: ["code", "hello"], errorClass: "parse_error", json: true),
             Case(arguments: ["code", "E199"], errorClass: "lookup_error", json: true),
             Case(arguments: ["code", "E330"], errorClass: "lookup_error", setup: damage("additives.sqlite"), json: true),

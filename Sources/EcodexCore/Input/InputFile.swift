@@ -15,12 +15,15 @@ public enum InputFile {
         case pack
         /// A product list to import: `update_error`.
         case productList
+        /// The preferences file: `parse_error`.
+        case preferences
 
         var noun: String {
             switch self {
             case .photo: "photo"
             case .pack: "pack file"
             case .productList: "product file"
+            case .preferences: "preferences file"
             }
         }
 
@@ -28,6 +31,7 @@ public enum InputFile {
             switch self {
             case .photo: .capture(message, detail: detail)
             case .pack, .productList: .update(message, detail: detail)
+            case .preferences: .parse(message, advice: .resetPreferences, detail: detail)
             }
         }
     }

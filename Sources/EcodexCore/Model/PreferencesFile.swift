@@ -33,9 +33,18 @@ public struct PreferencesFile: Sendable, Equatable {
         return URL(fileURLWithPath: base).appendingPathComponent("ecodex/preferences.conf")
     }
 
+    /// Largest preferences file read (a real one is a few lines).
+    static let maximumBytes = 64 << 10
+
     /// Reads the file; a missing file gives the defaults.
+    ///
+    /// - Throws: `parse_error` for a bad line, a file over 64 kB, or one that is not a
+    ///   regular file (a pipe here would otherwise hang every scan).
     public static func load(from url: URL) throws -> PreferencesFile {
-        guard let data = FileManager.default.contents(atPath: url.path) else { return PreferencesFile() }
+        guard FileManager.default.fileExists(atPath: url.path) else { return PreferencesFile() }
+        let data = try InputFile.read(url.path, role: .preferences, limit: maximumBytes,
+                                      tooLarge: .parse("The preferences file \(url.path) is too large to be one.",
+                                                       advice: .resetPreferences))
         return try parse(String(decoding: data, as: UTF8.self))
     }
 
