@@ -65,8 +65,9 @@ final class ProductTestServer: @unchecked Sendable {
 
     let host: String
 
-    /// Listens on `host` (any 127.x.y.z address is this computer) on a free port.
-    init(routes: [String: [Response]] = [:], maxConnections: Int = 64, lifetime: TimeInterval = 120, host: String = "127.0.0.1") throws {
+    /// Listens on `host` (any 127.x.y.z address is this computer), on `port` or else a free one.
+    init(routes: [String: [Response]] = [:], maxConnections: Int = 64, lifetime: TimeInterval = 120, host: String = "127.0.0.1",
+         port: UInt16 = 0) throws {
         self.host = host
         self.routes = routes
         self.maxConnections = maxConnections
@@ -77,7 +78,7 @@ final class ProductTestServer: @unchecked Sendable {
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = 0
+        addr.sin_port = port.bigEndian
         addr.sin_addr.s_addr = inet_addr(host)
         let bound = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
@@ -88,7 +89,7 @@ final class ProductTestServer: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
         }
         socketFD = fd
-        port = UInt16(bigEndian: addr.sin_port)
+        self.port = UInt16(bigEndian: addr.sin_port)
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
     }
