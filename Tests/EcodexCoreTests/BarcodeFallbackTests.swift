@@ -28,7 +28,7 @@ final class FakeProducts: ProductSource {
         #expect(r.fallbackUsed)
         #expect(r.barcode == ean)
         #expect(products.asked == ["4006381333931"])
-        #expect(r.warnings.contains { $0.contains("online") && $0.contains("typed") })
+        #expect(r.warnings.contains { $0.contains("online") && $0.contains("type the ingredients") })
         #expect(!r.warnings.contains(ScanPipeline.nothingFound))
     }
 

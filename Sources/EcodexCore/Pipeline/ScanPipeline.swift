@@ -147,7 +147,7 @@ public final class ScanPipeline {
         guard let product = try products?.product(barcode: code.digits) else {
             let unknown = ScanPipeline.productUnknown(code.digits, searchedOnline: products?.searchesOnline ?? false)
             report.warnings.append(unknown.message + (unknown.advice == .lookUpOnline
-                ? " It can be looked up online, or the ingredients typed." : " The ingredients can be typed instead."))
+                ? " Look it up online, or type the ingredients." : " Type the ingredients instead."))
             return
         }
         let fromProduct = try assess(text: product.ingredientsText, words: nil, input: path, options: options)
