@@ -94,7 +94,10 @@ public struct PublisherKey: Sendable {
         guard info.st_mode & 0o077 == 0 else {
             throw .keys("The key file \(path) can be read by other users. Run `chmod 600 \(path)`, and make a new key if others may have copied it.")
         }
-        guard let data = FileManager.default.contents(atPath: path) else { throw .keys("Cannot read the key file \(path).") }
+        // A regular file of at most 64 kB: a FIFO named as the key must not hang signing.
+        guard let data = try? InputFile.read(path, role: .pack, limit: 64 << 10, tooLarge: .update("")) else {
+            throw .keys("Cannot read the key file \(path) (it must be a regular file).")
+        }
         guard let json = try? JSONValue.parse(Array(data)), json["format"]?.stringValue == PublisherKey.fileFormat,
               let owner = json["owner"]?.stringValue, let hex = json["private_key"]?.stringValue,
               let raw = Hex.decode(hex), raw.count == 32,
@@ -150,8 +153,8 @@ public struct TrustedKeys: Sendable, Equatable {
     }
 
     public init(contentsOf url: URL) throws(PackError) {
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw .keys("Cannot read the trusted-keys file \(url.path).")
+        guard let data = try? InputFile.read(url.path, role: .pack, limit: 1 << 20, tooLarge: .update("")) else {
+            throw .keys("Cannot read the trusted-keys file \(url.path) (it must be a regular file of at most 1 MB).")
         }
         try self.init(json: Array(data))
     }
