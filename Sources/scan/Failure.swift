@@ -9,11 +9,25 @@ import Foundation
 enum Failure {
     /// `error` as a classified failure. Anything the libraries did not classify is a
     /// `capture_error` for the input at hand (never a crash, never exit 1).
-    static func classify(_ error: Error) -> EcodexError {
+    static func classify(_ error: Error, arguments: [String] = CommandLine.arguments) -> EcodexError {
         switch error {
         case let e as EcodexError: e
         case let e as PackError: e.ecodexError
-        default: EcodexError(.capture, "Something went wrong reading this input. Try again.", detail: "\(error)")
+        default: unclassified(error, command: arguments.dropFirst().first ?? "")
+        }
+    }
+
+    /// An error no library classified (a file that could not be written, say): the class of
+    /// the command's own work, with the system's words.
+    static func unclassified(_ error: Error, command: String) -> EcodexError {
+        let reason = (error as NSError).localizedDescription
+        switch command {
+        case "pack", "update", "products":
+            return .update("The update or import could not be completed: \(reason)", detail: "\(error)")
+        case "prefs", "history", "store":
+            return .lookup("Ecodex could not read or write its files: \(reason)", advice: .chooseDataFolder, detail: "\(error)")
+        default:
+            return .capture("Something went wrong reading this input: \(reason) Try again.", detail: "\(error)")
         }
     }
 
@@ -26,7 +40,7 @@ enum Failure {
     /// Prints a failure that ends the whole command, in the format the command line asked
     /// for, and returns its exit code.
     static func exitCode(for error: Error, arguments: [String] = CommandLine.arguments) -> Int32 {
-        let e = classify(error)
+        let e = classify(error, arguments: arguments)
         if jsonRequested(arguments) {
             print(JSONRenderer.render(error: shown(e), input: input(arguments)))
             fflush(nil)

@@ -32,6 +32,9 @@ struct Scan: ParsableCommand {
             Foundation.exit(Failure.exitCode(for: error))
         } catch let error as PackError {
             Foundation.exit(Failure.exitCode(for: error))
+        } catch where exitCode(for: error) == .failure {
+            // Not ArgumentParser's own (a file write that failed, say): never a bare exit 1.
+            Foundation.exit(Failure.exitCode(for: error))
         } catch {
             // Usage errors (64), help and version: ArgumentParser's own output and codes.
             exit(withError: error)

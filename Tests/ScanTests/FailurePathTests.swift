@@ -16,6 +16,8 @@ import Testing
         var setup: @Sendable (ScanBinary) throws -> Void = { _ in }
         /// The command prints JSON (`--format json`) and is checked that way too.
         var json = false
+        /// The preferences file, relative to the data folder, when not the usual one.
+        var config: String? = nil
         var description: String { "scan " + arguments.joined(separator: " ") }
     }
 
@@ -35,6 +37,11 @@ import Testing
         #expect(mkfifo(scan.dataDir.appendingPathComponent("preferences.conf").path, 0o600) == 0)
     }
 
+    /// A file where the preferences file's folder should be: saving cannot work.
+    static func preferencesInAFile(_ scan: ScanBinary) throws {
+        try Data("x".utf8).write(to: scan.dataDir.appendingPathComponent("blocker"))
+    }
+
     static let closedPort = "http://127.0.0.1:9/x"
 
     static var cases: [Case] {
@@ -49,6 +56,8 @@ import Testing
             Case(arguments: ["code", "E102"], errorClass: "parse_error", setup: badPreferences, json: true),
             Case(arguments: ["barcode", "4006381333931"], errorClass: "parse_error", setup: badPreferences, json: true),
             Case(arguments: ["prefs", "show"], errorClass: "parse_error", setup: badPreferences),
+            Case(arguments: ["prefs", "set", "region", "EU"], errorClass: "lookup_error", setup: preferencesInAFile,
+                 config: "blocker/preferences.conf"),
             Case(arguments: ["text", "E102"], errorClass: "parse_error", setup: preferencesPipe, json: true),
             Case(arguments: ["code", "hello"], errorClass: "parse_error", json: true),
             Case(arguments: ["code", "E199"], errorClass: "lookup_error", json: true),
@@ -75,9 +84,10 @@ import Testing
 
     @Test(arguments: cases)
     func everyFailureHasItsClassAndCode(_ c: Case) throws {
-        let env = ["ECODEX_OFF_URL": Self.closedPort]
         let expected = try #require(Self.codes[c.errorClass])
         let scan = ScanBinary()
+        var env = ["ECODEX_OFF_URL": Self.closedPort]
+        if let config = c.config { env["ECODEX_CONFIG"] = scan.dataDir.appendingPathComponent(config).path }
         try c.setup(scan)
         let text = try scan.run(c.arguments, stdin: c.stdin, environment: env, timeout: 60)
         #expect(text.status == expected, "\(c): exit \(text.status), \(text.stderr)")
@@ -99,6 +109,8 @@ import Testing
         let env = ["ECODEX_OFF_URL": Self.closedPort]
         for c in Self.cases {
             let scan = ScanBinary()
+            var env = env
+            if let config = c.config { env["ECODEX_CONFIG"] = scan.dataDir.appendingPathComponent(config).path }
             try c.setup(scan)
             let run = try scan.run(c.arguments, stdin: c.stdin, environment: env, timeout: 60)
             for command in Self.commandsNamed(in: run.stderr + run.stdout) where named.insert(command).inserted {
