@@ -24,7 +24,9 @@ enum Failure {
         switch command {
         case "pack", "update", "products":
             return .update("The update or import could not be completed: \(reason)", detail: "\(error)")
-        case "prefs", "history", "store":
+        case "prefs":
+            return .lookup("Ecodex could not write the preferences file (ECODEX_CONFIG): \(reason)", detail: "\(error)")
+        case "history", "store":
             return .lookup("Ecodex could not read or write its files: \(reason)", advice: .chooseDataFolder, detail: "\(error)")
         default:
             return .capture("Something went wrong reading this input: \(reason) Try again.", detail: "\(error)")
