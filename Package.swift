@@ -3,7 +3,8 @@ import PackageDescription
 
 // Who imports what (see README "Modules"):
 // EcodexCore is pure Swift and links no C library; EcodexStore owns SQLite,
-// EcodexVision owns Leptonica, Tesseract and ZBar; `scan` only wires them.
+// EcodexVision owns Leptonica, Tesseract and ZBar; EcodexOnline is the only one that
+// links the network stack; `scan` only wires them.
 let package = Package(
     name: "Ecodex",
     platforms: [.macOS(.v13)],
@@ -27,15 +28,18 @@ let package = Package(
             resources: [.copy("Resources/base-pack.json")]
         ),
         .target(name: "EcodexVision", dependencies: ["EcodexCore", "CTesseract", "CLeptonica", "CZBar"]),
+        // The only target that links the network stack: one HTTP GET with the download rules,
+        // the Open Food Facts client and the pack fetcher.
+        .target(name: "EcodexOnline", dependencies: ["EcodexCore"]),
         .executableTarget(
             name: "scan",
             dependencies: [
-                "EcodexCore", "EcodexStore", "EcodexVision",
+                "EcodexCore", "EcodexStore", "EcodexVision", "EcodexOnline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "EcodexCoreTests", dependencies: ["EcodexCore"], exclude: ["Fixtures"]),
-        .testTarget(name: "EcodexStoreTests", dependencies: ["EcodexStore", "EcodexCore"]),
+        .testTarget(name: "EcodexStoreTests", dependencies: ["EcodexStore", "EcodexOnline", "EcodexCore"]),
         .testTarget(name: "EcodexVisionTests", dependencies: ["EcodexVision", "EcodexCore"]),
         .testTarget(name: "ScanTests", dependencies: ["EcodexCore"]),
     ],

@@ -346,7 +346,7 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
 
     static func translate(_ error: SQLiteError, path: URL) -> EcodexError {
         if error.isDamage { return StoreErrors.damaged(path, detail: error.description) }
-        return .lookup("The additive list could not be read. Run `scan store rebuild` if this keeps happening.",
+        return .lookup("The additive list could not be read.", advice: .rebuildStore,
                        detail: "\(path.path): \(error)")
     }
 

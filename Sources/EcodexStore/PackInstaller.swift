@@ -83,6 +83,8 @@ public final class PackInstaller {
     }
 
     private func install(_ verified: VerifiedPack, source: String, now: Date, options: ApplyOptions) throws -> Outcome {
+        // The log and the store's metadata are shown by `status`: never with a password in them.
+        let source = URLText.redacted(source)
         let m = verified.manifest
         let current = try? AdditiveStore(location: location, basePackURL: basePackURL)
         let installed = current.map(\.versions)
@@ -324,7 +326,7 @@ public final class PackInstaller {
             }
             let previous = try Self.readVersions(previousPath)
             guard previous.healthy else {
-                throw EcodexError.update("The earlier version on this computer is damaged, so it cannot be restored. Run `scan store rebuild` to restore the built-in data.")
+                throw EcodexError.update("The earlier version on this computer is damaged, so it cannot be restored.", advice: .rebuildStore)
             }
             let current = try? Self.readVersions(location.additivesPath)
             guard rename(previousPath.path, location.additivesPath.path) == 0 else { throw ioError("rename") }
@@ -401,7 +403,8 @@ public final class PackInstaller {
         try DataFolder.prepare(location.directory)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let entry = PendingUpdate(source: source, recordedAt: ISO8601DateFormatter().string(from: now), reason: reason)
+        // Credentials in the address are not written down: the user gives them again.
+        let entry = PendingUpdate(source: URLText.redacted(source), recordedAt: ISO8601DateFormatter().string(from: now), reason: reason)
         try DataFolder.writeAtomically(try encoder.encode(entry), to: pendingPath)
     }
 
@@ -486,8 +489,10 @@ extension PackInstaller {
         for name in names.sorted() where name.hasSuffix(".pack") {
             let url = directory.appendingPathComponent(name)
             do {
-                guard let data = fm.contents(atPath: url.path) else { throw PackError.malformed("\(url.path) cannot be read") }
-                let verified = try PackVerifier.verify(Array(data), trust: trust, now: now, allowExpired: options.allowExpired)
+                // A regular file only: a FIFO named x.pack must not hang the update.
+                let data = try InputFile.read(url.path, role: .pack, limit: PackFile.maximumBytes,
+                                              tooLarge: .update("\(url.path) is too large to be an Ecodex pack."))
+                let verified = try PackVerifier.verify(data, trust: trust, now: now, allowExpired: options.allowExpired)
                 candidates.append((verified, url))
             } catch let error as PackError {
                 refused(url, error)

@@ -80,7 +80,7 @@ public final class ProductDataset: ProductSource, @unchecked Sendable {
     }
 
     static func damaged(_ path: URL, detail: String) -> EcodexError {
-        .lookup("The imported product list is damaged. Import the product file again with `scan products import FILE`.",
+        .lookup("The imported product list is damaged.", advice: .importProducts,
                 detail: "\(path.path): \(detail)")
     }
 }

@@ -71,17 +71,10 @@ public final class ProductImporter {
     public func importProducts(from path: String, mode: Mode = .replace,
                                progress: ((ProductImportProgress) -> Void)? = nil) throws -> ProductImportSummary {
         let started = Date()
-        let fd: Int32 = path == "-" ? 0 : open(path, O_RDONLY)
-        guard fd >= 0 else {
-            throw EcodexError.update("Ecodex cannot read \(path). Check the file name and its permissions.",
-                                     detail: String(cString: strerror(errno)))
-        }
+        // A named file must be a regular file (a FIFO or /dev/zero would hang or never end);
+        // `-` reads standard input, where the line-length rule below still bounds the work.
+        let (fd, total): (Int32, Int64?) = path == "-" ? (0, nil) : try InputFile.open(path, role: .productList)
         defer { if fd != 0 { close(fd) } }
-        var st = stat()
-        let total: Int64? = fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG ? Int64(st.st_size) : nil
-        if (st.st_mode & S_IFMT) == S_IFDIR {
-            throw EcodexError.update("\(path) is a folder. Give the product file itself.")
-        }
 
         // One import at a time: a second waits here, then builds on what the first left.
         return try FolderLock.withLock(FolderLock.products, in: location.directory) {
@@ -170,7 +163,7 @@ final class ProductSink {
         } else {
             let version = try db.userVersion()
             guard version == ProductSchema.version else {
-                throw EcodexError.update("The product list at \(path) is not one this version of Ecodex can add to. Import without --add to replace it.",
+                throw EcodexError.update("The product list at \(path) is not one this version of Ecodex can add to.", advice: .importProductsReplacing,
                                          detail: "schema version \(version)")
             }
         }
@@ -290,6 +283,11 @@ struct ProductLineReader {
                 if !overlong && carry.count + (n - start) <= ProductImporter.maxLineBytes {
                     carry.append(contentsOf: UnsafeBufferPointer(start: base + start, count: n - start))
                 } else {
+                    // A first line this long is no export's header or record (`/dev/zero`, a
+                    // binary file): stop now instead of reading to an end that may never come.
+                    if isFirstLine {
+                        throw EcodexError.parse("This is not an Open Food Facts export: its first line is longer than \(ProductImporter.maxLineBytes / 1_000_000) MB.")
+                    }
                     overlong = true
                     carry.removeAll()
                 }
@@ -315,7 +313,7 @@ struct ProductLineReader {
             if p.allSatisfy(Self.isSpace) { return }
             isFirstLine = false
             if p.count >= 2, p[0] == 0x1F, p[1] == 0x8B {
-                throw EcodexError.parse("This file is compressed. Unpack it first, or stream it in: zcat FILE.gz | scan products import -")
+                throw EcodexError.parse("This file is compressed. Unpack it first (or stream it in unpacked on standard input).", advice: .importProducts)
             }
             if let first = p.first(where: { !Self.isSpace($0) }), first == UInt8(ascii: "{") {
                 format = .jsonl
@@ -483,38 +481,13 @@ struct ProductLineReader {
         imported += 1
     }
 
-    /// Puts the canonical GTIN of the digits in `r` into `key` and returns its length, or nil
-    /// when they are not a valid barcode. Canonical as `GTIN.canonical`: UPC-A gains a leading
-    /// 0; shorter numbers are zero-padded to 13 (padding keeps the check digit); a GTIN-14
-    /// with a leading 0 loses it; a 13-digit code starting 00000 is an EAN-8 and keeps 8.
+    /// Puts the canonical GTIN key of the digits in `r` (`GTIN.canonicalKey`, the one owner
+    /// of the rule) into `key` and returns its length, or nil when they are not a valid barcode.
     private mutating func canonicalBarcode(_ p: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Int? {
         var lo = r.lowerBound, hi = r.upperBound
         while lo < hi, Self.isSpace(p[lo]) { lo += 1 }
         while hi > lo, Self.isSpace(p[hi - 1]) { hi -= 1 }
-        let n = hi - lo
-        guard n >= 8, n <= 14 else { return nil }
-        for i in lo..<hi where p[i] < 0x30 || p[i] > 0x39 { return nil }
-        if n == 14 {
-            guard p[lo] == 0x30 else { return nil }
-            lo += 1
-        }
-        let digits = hi - lo
-        let count = digits == 8 ? 8 : 13
-        let pad = count - digits
-        for i in 0..<pad { key[i] = 0x30 }
-        for i in 0..<digits { key[pad + i] = p[lo + i] }
-        // GS1 check digit: weights 3,1,3,… from the digit left of the check digit.
-        var sum = 0
-        for i in 0..<(count - 1) {
-            let d = Int(key[count - 2 - i] - 0x30)
-            sum += i % 2 == 0 ? d * 3 : d
-        }
-        guard (10 - sum % 10) % 10 == Int(key[count - 1] - 0x30) else { return nil }
-        if count == 13, key[0] == 0x30, key[1] == 0x30, key[2] == 0x30, key[3] == 0x30, key[4] == 0x30 {
-            for i in 0..<8 { key[i] = key[5 + i] }
-            return 8
-        }
-        return count
+        return GTIN.canonicalKey(ascii: UnsafeBufferPointer(rebasing: p[lo..<hi]), into: &key)
     }
 
     static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0D || c == 0x0A }

@@ -43,7 +43,7 @@ enum StoreBuilder {
             throw StoreErrors.cannotWrite(location.directory, detail: error.description)
         } catch let error as SQLiteError {
             if error.isReadOnly { throw StoreErrors.cannotWrite(location.directory, detail: error.description) }
-            throw EcodexError.lookup("The additive list could not be built. Reinstall Ecodex or run `scan store rebuild`.",
+            throw EcodexError.lookup("The additive list could not be built. Reinstall Ecodex, or restore it.", advice: .rebuildStore,
                                      detail: error.description)
         }
         // A rollback journal left by a crash while the old file was being migrated

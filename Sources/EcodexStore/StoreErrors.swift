@@ -5,27 +5,28 @@ import Foundation
 /// `detail` carries the technical cause for logs (never label text).
 enum StoreErrors {
     static func damaged(_ path: URL, detail: String) -> EcodexError {
-        .lookup("The additive list on this computer is damaged. Run `scan store rebuild` to restore it.",
+        .lookup("The additive list on this computer is damaged.", advice: .rebuildStore,
                 detail: "\(path.path): \(detail)")
     }
 
     static func newerSchema(_ path: URL, found: Int, supported: Int) -> EcodexError {
-        .lookup("The additive list was made by a newer version of Ecodex. Update Ecodex, or run `scan store rebuild` to restore the built-in list.",
+        .lookup("The additive list was made by a newer version of Ecodex. Update Ecodex, or restore the built-in list.",
+                advice: .rebuildStore,
                 detail: "\(path.path): schema version \(found), this program reads up to \(supported)")
     }
 
     static func cannotWrite(_ directory: URL, detail: String) -> EcodexError {
-        .lookup("Ecodex cannot write to its data folder \(directory.path) (it is read-only or not a folder). Choose a writable folder with --data-dir or ECODEX_DATA_DIR.",
+        .lookup("Ecodex cannot write to its data folder \(directory.path) (it is read-only or not a folder).", advice: .chooseDataFolder,
                 detail: detail)
     }
 
     static func readOnlyUpgrade(_ path: URL, detail: String) -> EcodexError {
-        .lookup("The additive list needs an update but its file is read-only. Make \(path.path) writable, or choose another folder with --data-dir or ECODEX_DATA_DIR.",
+        .lookup("The additive list needs an update but its file is read-only. Make \(path.path) writable.", advice: .chooseDataFolder,
                 detail: detail)
     }
 
     static func unreadable(_ path: URL, detail: String) -> EcodexError {
-        .lookup("Ecodex cannot read the additive list at \(path.path). Check the file's permissions, or run `scan store rebuild`.",
+        .lookup("Ecodex cannot read the additive list at \(path.path). Check the file's permissions.", advice: .rebuildStore,
                 detail: detail)
     }
 
@@ -34,12 +35,12 @@ enum StoreErrors {
     }
 
     static func historyDamaged(_ path: URL, detail: String) -> EcodexError {
-        .lookup("Your scan history file is damaged. Run `scan history reset` to set it aside and start a new one.",
+        .lookup("Your scan history file is damaged.", advice: .resetHistory,
                 detail: "\(path.path): \(detail)")
     }
 
     static func historyUnavailable(_ path: URL, detail: String) -> EcodexError {
-        .lookup("Ecodex cannot save or read scan history at \(path.path). Check that the folder is writable, or choose another with --data-dir or ECODEX_DATA_DIR.",
+        .lookup("Ecodex cannot save or read scan history at \(path.path). Check that the folder is writable.", advice: .chooseDataFolder,
                 detail: detail)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EcodexCore
+import EcodexOnline
 import EcodexStore
 import EcodexVision
 import Foundation
@@ -130,7 +131,7 @@ struct BarcodeCommand: ParsableCommand {
                     throw EcodexError.capture("No barcode was found in this photo. Take it again closer, or type the digits.")
                 }
                 // A UPC-E is looked up as the UPC-A it stands for (its 8 digits are not an EAN-8).
-                digits = found.symbology == "UPC-E" ? GTIN.upcAFromUPCE(found.digits) ?? found.digits : found.digits
+                digits = GTIN(symbology: found.symbology, digits: found.digits)?.key ?? found.digits
             }
             let history = Wiring.openHistory(dataDir: shopper.dataDir)
             let store = try Wiring.openStore(dataDir: shopper.dataDir)
@@ -169,6 +170,13 @@ struct CodeCommand: ParsableCommand {
 
 /// Opens the real components. The only place that knows which concrete types back the seams.
 enum Wiring {
+    /// The whole-download time limit for packs: `ECODEX_DOWNLOAD_SECONDS` (for slow links,
+    /// or tests), else `PackFetcher.downloadSeconds`.
+    static var downloadSeconds: TimeInterval {
+        ProcessInfo.processInfo.environment["ECODEX_DOWNLOAD_SECONDS"].flatMap(TimeInterval.init)
+            .flatMap { $0 > 0 && $0 <= 3600 ? $0 : nil } ?? PackFetcher.downloadSeconds
+    }
+
     static func location(_ dataDir: String?) -> StoreLocation {
         StoreLocation.resolve(override: dataDir, environment: ProcessInfo.processInfo.environment)
     }
@@ -233,9 +241,15 @@ enum Wiring {
         }
     }
 
-    /// Reads all of standard input; invalid UTF-8 is replaced, never fatal.
+    /// Reads standard input up to `ScanPipeline.maxTextBytes`; more is a `parse_error`
+    /// without reading the rest (so `scan text - < /dev/zero` ends at once). Invalid UTF-8
+    /// is replaced, never fatal.
     static func readStandardInput() throws -> String {
-        let data = FileHandle.standardInput.readDataToEndOfFile()
+        let limit = ScanPipeline.maxTextBytes
+        let data = (try? FileHandle.standardInput.read(upToCount: limit + 1)) ?? Data()
+        guard data.count <= limit else {
+            throw EcodexError.parse("The text on standard input is too long to be an ingredient list (over \(limit / 1000) kB). Give only the ingredients.")
+        }
         guard !data.isEmpty else {
             throw EcodexError.parse("No ingredient text was given. Type the ingredients, or pass them as an argument.")
         }

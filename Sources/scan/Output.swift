@@ -38,14 +38,14 @@ struct Output {
 
     /// Prints a failure for one input; the other inputs of a batch carry on.
     mutating func failure(_ error: Error, input: String) {
-        let e = (error as? EcodexError) ?? EcodexError(.capture, "Something went wrong reading this input. Try again.", detail: "\(error)")
+        let e = Failure.classify(error)
         if firstFailure == nil { firstFailure = e.errorClass }
         switch format {
         case .json:
-            print(JSONRenderer.render(error: e, input: input))
+            print(JSONRenderer.render(error: Failure.shown(e), input: input))
             fflush(nil)
         case .text, .html:
-            FileHandle.standardError.write(Data("scan: \(input): \(e.errorClass.rawValue): \(e.message)\n".utf8))
+            FileHandle.standardError.write(Data("scan: \(input): \(e.errorClass.rawValue): \(Failure.text(e))\n".utf8))
         }
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EcodexCore
+import EcodexOnline
 import EcodexStore
 import Foundation
 
@@ -83,7 +84,7 @@ struct PackCommand: ParsableCommand {
 
         func run() throws {
             let signer = try withPackErrors { try PublisherKey(contentsOf: key) }
-            var pack = try withPackErrors { try PackFile(bytes: try PackFetcher.fetch(file)) }
+            var pack = try withPackErrors { try PackFile(bytes: try PackFetcher.fetch(file, seconds: Wiring.downloadSeconds)) }
             // Sign only what checks out: the payload must be the one the manifest names.
             try withPackErrors {
                 guard PackFile.checksum(pack.payloadBytes) == pack.manifest.checksum, pack.payloadBytes.count == pack.manifest.payload.size else {
@@ -103,7 +104,7 @@ struct PackCommand: ParsableCommand {
         @OptionGroup var trust: TrustOptions
 
         func run() throws {
-            let bytes = try withStoreErrors { try PackFetcher.fetch(file) }
+            let bytes = try withStoreErrors { try PackFetcher.fetch(file, seconds: Wiring.downloadSeconds) }
             let keys = try withPackErrors { try trust.load().keys }
             let verified = try withPackErrors { try PackVerifier.verify(bytes, trust: keys) }
             let m = verified.manifest
@@ -130,7 +131,7 @@ struct PackCommand: ParsableCommand {
                 }
                 if outcomes.isEmpty { print("Nothing to apply: no pack in \(path) is newer than the installed data.") }
             } else {
-                let bytes = try withStoreErrors { try PackFetcher.fetch(source) }
+                let bytes = try withStoreErrors { try PackFetcher.fetch(source, seconds: Wiring.downloadSeconds) }
                 outcomes = [try withPackErrors { try installer.apply(bytes, source: source, options: flags.options) }]
             }
             ApplyFlags.notes(outcomes)
@@ -160,7 +161,10 @@ struct PackCommand: ParsableCommand {
         @Option(help: "Output format: text or json.") var format: OutputFormat = .text
 
         func run() throws {
-            let s = try withStoreErrors { try PackInstaller(location: Wiring.location(dataDir)).status() }
+            var s = try withStoreErrors { try PackInstaller(location: Wiring.location(dataDir)).status() }
+            // Installs before user info was stripped may still carry it: never show it.
+            s.installedFrom = URLText.redacted(s.installedFrom)
+            if let source = s.pending?.source { s.pending?.source = URLText.redacted(source) }
             if format != .text {
                 var fields: [String: JSONValue] = [
                     "dataVersion": .string(s.versions.dataVersion),

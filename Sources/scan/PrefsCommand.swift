@@ -44,6 +44,6 @@ struct PrefsCommand: ParsableCommand {
     }
 
     static func load() throws -> PreferencesFile {
-        do { return try PreferencesFile.load(from: url) } catch let e as EcodexError { throw ValidationError(e.message) }
+        try PreferencesFile.load(from: url)
     }
 }

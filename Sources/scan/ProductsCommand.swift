@@ -1,5 +1,6 @@
 import ArgumentParser
 import EcodexCore
+import EcodexOnline
 import EcodexStore
 import Foundation
 
@@ -71,7 +72,7 @@ struct ProductsCommand: ParsableCommand {
                 let cached = try UserStore.cachedProductCount(location: location)
                 let info = try ProductDataset(location: location).info()
                 let online = try PreferencesFile.load(from: PreferencesFile.defaultURL(environment: env)).online
-                let url = env["ECODEX_OFF_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? OpenFoodFactsClient.defaultBaseURL
+                let url = URLText.redacted(env["ECODEX_OFF_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? OpenFoodFactsClient.defaultBaseURL)
                 if format == .json {
                     var object: [String: Any] = ["cache": ["products": cached, "path": location.userPath.path],
                                                  "online": ["saved": online, "url": url]]

@@ -16,7 +16,7 @@ struct Scan: ParsableCommand {
         subcommands: [
             ImageCommand.self, BurstCommand.self, TextCommand.self, CodeCommand.self, LookupCommand.self, BarcodeCommand.self,
             ProductsCommand.self, HistoryCommand.self, PrefsCommand.self, StoreCommand.self, PackCommand.self,
-            UpdateCommand.self, BenchCommand.self,
+            UpdateCommand.self, BenchCommand.self, AdviceCommand.self,
         ],
         defaultSubcommand: ImageCommand.self
     )
@@ -28,10 +28,29 @@ struct Scan: ParsableCommand {
             try command.run()
         } catch let exit as ExitCode {
             Foundation.exit(exit.rawValue)
+        } catch let error as EcodexError {
+            Foundation.exit(Failure.exitCode(for: error))
+        } catch let error as PackError {
+            Foundation.exit(Failure.exitCode(for: error))
+        } catch where exitCode(for: error) == .failure {
+            // Not ArgumentParser's own (a file write that failed, say): never a bare exit 1.
+            Foundation.exit(Failure.exitCode(for: error))
         } catch {
+            // Usage errors (64), help and version: ArgumentParser's own output and codes.
             exit(withError: error)
         }
     }
+
+    /// Every command and subcommand name, to tell them from inputs (`Failure.input`).
+    static let commandWords: Set<String> = {
+        var words: Set<String> = []
+        var queue = configuration.subcommands
+        while let next = queue.popLast() {
+            if let name = next.configuration.commandName { words.insert(name) }
+            queue += next.configuration.subcommands
+        }
+        return words
+    }()
 }
 
 enum OpenMP {
@@ -45,7 +64,7 @@ enum OpenMP {
         let args = CommandLine.arguments
         let noOCR: Set<String> = [
             "text", "code", "lookup", "barcode", "products", "history", "prefs", "store", "pack", "update",
-            "help", "--help", "-h", "--version",
+            "advice", "help", "--help", "-h", "--version",
         ]
         if args.count > 1, noOCR.contains(args[1]) { return }
         setenv("OMP_THREAD_LIMIT", "1", 1)

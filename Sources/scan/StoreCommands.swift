@@ -52,7 +52,7 @@ struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
         abstract: "List past results, or show one again without re-scanning: scan history show 3.",
-        subcommands: [List.self, Show.self, Clear.self],
+        subcommands: [List.self, Show.self, Clear.self, Reset.self],
         defaultSubcommand: List.self
     )
 
@@ -78,7 +78,7 @@ struct HistoryCommand: ParsableCommand {
         @Option(help: "Folder for the store and history.") var dataDir: String?
         func run() throws {
             guard let entry = try withStoreErrors({ try UserStore(location: Wiring.location(dataDir)).historyEntry(id: id) }) else {
-                throw ValidationError("There is no scan #\(id). Run `scan history` to see the numbers.")
+                throw withClass(.lookup("There is no scan #\(id).", advice: .listHistory))
             }
             if format == .text {
                 print("Scan #\(entry.id) of \(entry.input), \(ISO8601DateFormatter().string(from: entry.scannedAt)):")
@@ -97,6 +97,22 @@ struct HistoryCommand: ParsableCommand {
         func run() throws {
             try withStoreErrors { try UserStore(location: Wiring.location(dataDir)).clearHistory() }
             print("History cleared.")
+        }
+    }
+}
+
+extension HistoryCommand {
+    /// `scan history reset`: what a damaged history file's message tells the shopper to run.
+    struct Reset: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set the history file aside (kept as user.sqlite.damaged-TIME) and start a new one.")
+        @Option(help: "Folder for the store and history.") var dataDir: String?
+        func run() throws {
+            if let kept = try withStoreErrors({ try UserStore.setAside(location: Wiring.location(dataDir)) }) {
+                print("History set aside as \(kept.path); a new one starts with the next scan.")
+            } else {
+                print("There is no history file to reset.")
+            }
         }
     }
 }
@@ -127,7 +143,7 @@ struct StoreCommand: ParsableCommand {
         func run() throws {
             let store = try withStoreErrors { try Wiring.openStore(dataDir: dataDir) }
             guard store.integrityCheck() else {
-                throw withClass(.lookup("The additive list is damaged. Run `scan store rebuild` to restore it."))
+                throw withClass(.lookup("The additive list is damaged.", advice: .rebuildStore))
             }
             print("The additive store is healthy.")
         }
@@ -150,7 +166,7 @@ func withStoreErrors<T>(_ body: () throws -> T) throws -> T {
     do { return try body() } catch let e as EcodexError { throw withClass(e) }
 }
 
+/// Prints `e` the one way (`Failure`) and returns its class's exit code.
 func withClass(_ e: EcodexError) -> ExitCode {
-    FileHandle.standardError.write(Data("scan: \(e.errorClass.rawValue): \(e.message)\n".utf8))
-    return ExitCode(e.errorClass.exitCode)
+    ExitCode(Failure.exitCode(for: e))
 }

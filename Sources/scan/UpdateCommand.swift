@@ -1,5 +1,6 @@
 import ArgumentParser
 import EcodexCore
+import EcodexOnline
 import EcodexStore
 import Foundation
 
@@ -28,8 +29,11 @@ struct UpdateCommand: ParsableCommand {
         guard let source = source ?? env ?? pending?.source else {
             throw ValidationError("Give the update's address: scan update https://... (or set ECODEX_UPDATE_URL).")
         }
-        if let pending, pending.source == source {
-            print("Retrying the update waiting since \(pending.recordedAt): \(source)")
+        if source == "-" {
+            throw ValidationError("An update is a URL, a pack file or a folder, not standard input.")
+        }
+        if let pending, pending.source == URLText.redacted(source) {
+            print("Retrying the update waiting since \(pending.recordedAt): \(pending.source)")
         }
         let outcomes: [PackInstaller.Outcome]
         do {
@@ -38,13 +42,13 @@ struct UpdateCommand: ParsableCommand {
                     try installer.applyFolder(URL(fileURLWithPath: path), options: flags.options, refused: ApplyFlags.refused)
                 }
             } else {
-                let bytes = try PackFetcher.fetch(source)
+                let bytes = try PackFetcher.fetch(source, seconds: Wiring.downloadSeconds)
                 outcomes = [try withPackErrors { try installer.apply(bytes, source: source, options: flags.options) }]
             }
         } catch let e as EcodexError where e.errorClass == .network {
             try? installer.recordPending(source: source, reason: e.message)
-            throw withClass(.network("You seem to be offline. The update is remembered; run `scan update` again when online.",
-                                     detail: e.detail))
+            throw withClass(.network(e.message + " The update is remembered for later.",
+                                     advice: .retryUpdate, detail: e.detail))
         }
         installer.clearPending()
         if outcomes.isEmpty { print("Already up to date.") }

@@ -73,11 +73,8 @@ final class FakeReader: LabelReader {
         let pipeline = try ScanPipeline(catalog: TestRecords.catalog)
         #expect(try pipeline.scanCode("E160a(ii)", options: ScanOptions()).additives.first?.code.description == "E160a")
         #expect(throws: EcodexError.self) { try pipeline.scanCode("E999", options: ScanOptions()) }
-        do {
-            _ = try pipeline.scanCode("hello", options: ScanOptions())
-        } catch let e as EcodexError {
-            #expect(e.errorClass == .parse)
-        }
+        let e = #expect(throws: EcodexError.self) { try pipeline.scanCode("hello", options: ScanOptions()) }
+        #expect(e?.errorClass == .parse)
     }
 
     @Test func usNamesComeFirstInTheUS() throws {

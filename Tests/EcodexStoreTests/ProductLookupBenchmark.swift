@@ -24,7 +24,9 @@ import Testing
         let scratch = try Fixtures.Scratch()
         let cache = try UserStore(location: scratch.location)
         for i in 0..<100 {
-            try cache.cacheProduct(CachedProduct(barcode: Self.barcode(i), ingredientsText: "Sugar, E102", additivesFound: [], region: .eu))
+            // Cached under the canonical key, as the product chain caches what it finds online.
+            let key = try #require(GTIN(Self.barcode(i))).key
+            try cache.cacheProduct(CachedProduct(barcode: key, ingredientsText: "Sugar, E102", additivesFound: [], region: .eu))
         }
         let chain = ProductSourceChain(local: [ProductCacheLookup(location: scratch.location), ProductDataset(location: scratch.location)])
         var found = 0

@@ -1,6 +1,7 @@
 import EcodexCore
 import Foundation
 import Testing
+@testable import EcodexOnline
 @testable import EcodexStore
 
 /// The Open Food Facts client over real HTTP, against `ProductTestServer` on 127.0.0.1.

@@ -18,6 +18,8 @@ final class ProductTestServer: @unchecked Sendable {
             case huge(bytes: Int)
             /// Streams `bytes` without a Content-Length, until the client hangs up.
             case hugeUndeclared(bytes: Int)
+            /// Sends the body one byte every `interval` seconds (a server that trickles).
+            case trickle(interval: TimeInterval)
         }
         var status: Int
         var body: String = ""
@@ -25,9 +27,20 @@ final class ProductTestServer: @unchecked Sendable {
         /// Seconds to wait before answering.
         var delay: TimeInterval = 0
         var mode: Mode = .normal
+        /// Raw bytes to send instead of `body` (a pack file).
+        var data: Data?
 
         static func json(_ body: String, status: Int = 200) -> Response {
             Response(status: status, body: body, headers: ["Content-Type": "application/json"])
+        }
+
+        /// A redirect to `location`.
+        static func redirect(_ location: String, status: Int = 302) -> Response {
+            Response(status: status, headers: ["Location": location])
+        }
+
+        static func bytes(_ data: Data) -> Response {
+            Response(status: 200, headers: ["Content-Type": "application/octet-stream"], data: data)
         }
     }
 
@@ -50,7 +63,12 @@ final class ProductTestServer: @unchecked Sendable {
     private let maxConnections: Int
     private let lifetime: TimeInterval
 
-    init(routes: [String: [Response]] = [:], maxConnections: Int = 64, lifetime: TimeInterval = 120) throws {
+    let host: String
+
+    /// Listens on `host` (any 127.x.y.z address is this computer), on `port` or else a free one.
+    init(routes: [String: [Response]] = [:], maxConnections: Int = 64, lifetime: TimeInterval = 120, host: String = "127.0.0.1",
+         port: UInt16 = 0) throws {
+        self.host = host
         self.routes = routes
         self.maxConnections = maxConnections
         self.lifetime = lifetime
@@ -60,8 +78,8 @@ final class ProductTestServer: @unchecked Sendable {
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = 0
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        addr.sin_port = port.bigEndian
+        addr.sin_addr.s_addr = inet_addr(host)
         let bound = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
@@ -71,7 +89,7 @@ final class ProductTestServer: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
         }
         socketFD = fd
-        port = UInt16(bigEndian: addr.sin_port)
+        self.port = UInt16(bigEndian: addr.sin_port)
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
     }
@@ -80,7 +98,7 @@ final class ProductTestServer: @unchecked Sendable {
         stop()
     }
 
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    var baseURL: String { "http://\(host):\(port)" }
 
     func set(_ path: String, _ responses: [Response]) {
         lock.lock()
@@ -177,9 +195,17 @@ final class ProductTestServer: @unchecked Sendable {
         for (k, v) in response.headers { head2 += "\(k): \(v)\r\n" }
         switch response.mode {
         case .normal:
-            head2 += "Content-Length: \(response.body.utf8.count)\r\n\r\n"
+            let body = response.data.map(Array.init) ?? Array(response.body.utf8)
+            head2 += "Content-Length: \(body.count)\r\n\r\n"
             guard send(fd, head2) else { return }
-            _ = send(fd, response.body)
+            _ = send(fd, body)
+        case .trickle(let interval):
+            head2 += "\r\n"
+            guard send(fd, head2) else { return }
+            while !isStopped {
+                guard send(fd, "x") else { return }
+                usleep(UInt32(interval * 1_000_000))
+            }
         case .huge(let bytes):
             head2 += "Content-Length: \(bytes)\r\n\r\n"
             guard send(fd, head2) else { return }
@@ -201,7 +227,11 @@ final class ProductTestServer: @unchecked Sendable {
     }
 
     private func send(_ fd: Int32, _ text: String) -> Bool {
-        var bytes = Array(text.utf8)
+        send(fd, Array(text.utf8))
+    }
+
+    private func send(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var bytes = bytes
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeMutableBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
@@ -214,6 +244,8 @@ final class ProductTestServer: @unchecked Sendable {
     private static func reason(_ status: Int) -> String {
         switch status {
         case 200: "OK"
+        case 301: "Moved Permanently"
+        case 302: "Found"
         case 404: "Not Found"
         case 429: "Too Many Requests"
         case 500: "Internal Server Error"

@@ -49,7 +49,7 @@ import Testing
             _ = try store.allAdditives()
         }
         #expect(error?.errorClass == .lookup)
-        #expect(error?.message.contains("scan store rebuild") == true, "\(String(describing: error))")
+        #expect(error?.advice == .rebuildStore, "\(String(describing: error))")
 
         try AdditiveStore.rebuild(location: location, basePackURL: packURL)
         let store = try AdditiveStore(location: location, basePackURL: packURL)
@@ -120,7 +120,7 @@ import Testing
             try AdditiveStore(location: location, basePackURL: try Fixtures.builtPack(in: scratch))
         }
         #expect(error?.errorClass == .lookup)
-        #expect(error?.message.contains("--data-dir") == true)
+        #expect(error?.advice == .chooseDataFolder)
         #expect(throws: EcodexError.self) { try UserStore(location: location) }
     }
 

@@ -170,7 +170,7 @@ import Testing
         try FileManager.default.createDirectory(at: location.directory, withIntermediateDirectories: true)
         try Data(repeating: 0x42, count: 8192).write(to: location.userPath)
         let error = #expect(throws: EcodexError.self) { try UserStore(location: location) }
-        #expect(error?.message.contains("scan history reset") == true)
+        #expect(error?.advice == .resetHistory)
         let aside = try #require(try UserStore.setAside(location: location))
         #expect(FileManager.default.fileExists(atPath: aside.path))
         #expect(try UserStore(location: location).history().isEmpty)

@@ -204,7 +204,7 @@ import Testing
         #expect(error.errorClass == .ocr)
         #expect(error.message.contains("xyz"))
         #expect(error.message.contains(TessData.folder(nil)))
-        #expect(error.message.contains("setup"))
+        #expect(error.advice == .installOCR)
     }
 
     @Test(.enabled(if: TesseractLabelReader.installedLanguages().contains("deu"), "needs tesseract-ocr-deu"))

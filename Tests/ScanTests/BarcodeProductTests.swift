@@ -4,31 +4,7 @@ import Testing
 /// Runs `scan` under a wrapper (`strace`, `unshare`) with the same environment `ScanBinary` gives it.
 func runWrapped(_ scan: ScanBinary, _ wrapper: [String], _ arguments: [String], environment extra: [String: String] = [:],
                 timeout: TimeInterval = 60) throws -> ScanBinary.Run {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: wrapper[0])
-    p.arguments = Array(wrapper.dropFirst()) + [ScanBinary.executable.path] + arguments
-    var env = ProcessInfo.processInfo.environment
-    env["ECODEX_DATA_DIR"] = scan.dataDir.path
-    env["NO_COLOR"] = "1"
-    env["ECODEX_CONFIG"] = scan.dataDir.appendingPathComponent("preferences.conf").path
-    for (k, v) in extra { env[k] = v }
-    p.environment = env
-    let out = Pipe(), err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    p.standardInput = FileHandle.nullDevice
-    try p.run()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    let deadline = Date().addingTimeInterval(timeout)
-    while p.isRunning && Date() < deadline { usleep(10_000) }
-    if p.isRunning {
-        p.terminate()
-        Issue.record("\(wrapper) scan \(arguments) did not finish in \(timeout) s")
-    }
-    p.waitUntilExit()
-    return ScanBinary.Run(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                          stderr: String(decoding: errData, as: UTF8.self))
+    try scan.run(arguments, environment: extra, timeout: timeout, wrapper: wrapper)
 }
 
 /// Writes a small Open Food Facts export into the scan's data folder and imports it.

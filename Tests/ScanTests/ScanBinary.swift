@@ -21,8 +21,12 @@ struct ScanBinary {
     /// The package root, found from this file's path.
     static let root: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The `scan` binary next to the test bundle (`swift test` builds it).
+    /// The `scan` binary next to the test bundle (`swift test` builds it), or
+    /// `ECODEX_SCAN_BINARY` (to run the tests against another build, say main's).
     static let executable: URL = {
+        if let other = ProcessInfo.processInfo.environment["ECODEX_SCAN_BINARY"], !other.isEmpty {
+            return URL(fileURLWithPath: other)
+        }
         let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var dir = testBinary.deletingLastPathComponent()
         for _ in 0..<4 {
@@ -42,11 +46,18 @@ struct ScanBinary {
 
     static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
 
-    /// Runs `scan` with `arguments`; `stdin` is piped in when given. Times out after `timeout` seconds.
-    func run(_ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:], timeout: TimeInterval = 60) throws -> Run {
+    /// Runs `scan` with `arguments`; `stdin` is piped in when given. Killed after `timeout`
+    /// seconds (recorded as an issue). `wrapper` (`strace …`, `unshare …`) runs `scan` under a tool.
+    func run(_ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:], timeout: TimeInterval = 60,
+             wrapper: [String] = []) throws -> Run {
         let p = Process()
-        p.executableURL = ScanBinary.executable
-        p.arguments = arguments
+        if let tool = wrapper.first {
+            p.executableURL = URL(fileURLWithPath: tool)
+            p.arguments = Array(wrapper.dropFirst()) + [ScanBinary.executable.path] + arguments
+        } else {
+            p.executableURL = ScanBinary.executable
+            p.arguments = arguments
+        }
         var env = ProcessInfo.processInfo.environment
         env["ECODEX_DATA_DIR"] = dataDir.path
         env["NO_COLOR"] = "1"
@@ -57,22 +68,43 @@ struct ScanBinary {
         p.standardOutput = out
         p.standardError = err
         p.standardInput = inp
+        // A child that stops reading its input early must not kill the tests with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
         try p.run()
-        if let stdin { inp.fileHandleForWriting.write(stdin) }
-        try inp.fileHandleForWriting.close()
-        // Read before waiting so a large output cannot block the child.
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        let deadline = Date().addingTimeInterval(timeout)
-        while p.isRunning && Date() < deadline { usleep(10_000) }
-        if p.isRunning {
-            p.terminate()
-            Issue.record("scan \(arguments) did not finish in \(timeout) s")
+        // Standard input is written and both outputs are read on their own threads: a child
+        // that fills one pipe while we block on another (or never reads its input) cannot
+        // deadlock the test, and the deadline below always gets to fire.
+        let group = DispatchGroup()
+        let collected = Collected()
+        let queue = DispatchQueue.global()
+        queue.async(group: group) {
+            if let stdin { try? inp.fileHandleForWriting.write(contentsOf: stdin) }
+            try? inp.fileHandleForWriting.close()
         }
-        p.waitUntilExit()
+        queue.async(group: group) { collected.set(out: out.fileHandleForReading.readDataToEndOfFile()) }
+        queue.async(group: group) { collected.set(err: err.fileHandleForReading.readDataToEndOfFile()) }
+        let finished = DispatchSemaphore(value: 0)
+        queue.async { p.waitUntilExit(); finished.signal() }
+        if finished.wait(timeout: .now() + timeout) == .timedOut {
+            kill(p.processIdentifier, SIGKILL)
+            Issue.record("scan \(arguments) did not finish in \(timeout) s; killed")
+            finished.wait()
+        }
+        // The child is gone; its pipes close with it (a stuck writer gives up when they do).
+        if group.wait(timeout: .now() + 10) == .timedOut { Issue.record("scan \(arguments): output pipes stayed open") }
+        let (outData, errData) = collected.get()
         return Run(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                    stderr: String(decoding: errData, as: UTF8.self))
     }
+}
+
+/// What the reader threads collected, handed over under a lock.
+private final class Collected: @unchecked Sendable {
+    private let lock = NSLock()
+    private var out = Data(), err = Data()
+    func set(out: Data) { lock.lock(); self.out = out; lock.unlock() }
+    func set(err: Data) { lock.lock(); self.err = err; lock.unlock() }
+    func get() -> (Data, Data) { lock.lock(); defer { lock.unlock() }; return (out, err) }
 }
 
 extension Dictionary where Key == String, Value == Any {

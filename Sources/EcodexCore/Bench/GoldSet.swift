@@ -162,7 +162,7 @@ extension GoldSet {
 }
 
 /// A small seeded generator so a sample is the same on every machine and Swift version.
-struct SplitMix64 {
+struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
     init(seed: UInt64) { state = seed }
 

@@ -19,16 +19,47 @@ public enum ErrorClass: String, Codable, Sendable, CaseIterable {
     }
 }
 
+/// What the shopper can do about a failure, named without any command-line syntax: the
+/// command line words each one (with the command to run) in one place, and a test runs
+/// every command it names.
+public enum Advice: String, Sendable, CaseIterable, Codable {
+    /// Restore the additive store from the built-in pack.
+    case rebuildStore
+    /// Set a damaged history file aside and start a new one.
+    case resetHistory
+    /// Replace a damaged preferences file with the defaults.
+    case resetPreferences
+    /// Type (or paste) the ingredient list instead.
+    case typeIngredients
+    /// Allow the online product lookup and try again.
+    case lookUpOnline
+    /// Import the product list file again.
+    case importProducts
+    /// Import a product list without adding to the current one.
+    case importProductsReplacing
+    /// Use another (writable) data folder.
+    case chooseDataFolder
+    /// Run the update again (when online).
+    case retryUpdate
+    /// Install the OCR engine and its language files.
+    case installOCR
+    /// List past results with their numbers.
+    case listHistory
+}
+
 /// A failure that stops one input. `message` tells the shopper what to do next;
 /// `detail` carries technical context for logs (never label text or images).
 public struct EcodexError: Error, Sendable, Equatable, CustomStringConvertible {
     public var errorClass: ErrorClass
     public var message: String
     public var detail: String?
+    /// What to do next, when there is something beyond the message.
+    public var advice: Advice?
 
-    public init(_ errorClass: ErrorClass, _ message: String, detail: String? = nil) {
+    public init(_ errorClass: ErrorClass, _ message: String, advice: Advice? = nil, detail: String? = nil) {
         self.errorClass = errorClass
         self.message = message
+        self.advice = advice
         self.detail = detail
     }
 
@@ -36,10 +67,22 @@ public struct EcodexError: Error, Sendable, Equatable, CustomStringConvertible {
         "\(errorClass.rawValue): \(message)" + (detail.map { " (\($0))" } ?? "")
     }
 
-    public static func capture(_ message: String, detail: String? = nil) -> EcodexError { .init(.capture, message, detail: detail) }
-    public static func ocr(_ message: String, detail: String? = nil) -> EcodexError { .init(.ocr, message, detail: detail) }
-    public static func parse(_ message: String, detail: String? = nil) -> EcodexError { .init(.parse, message, detail: detail) }
-    public static func lookup(_ message: String, detail: String? = nil) -> EcodexError { .init(.lookup, message, detail: detail) }
-    public static func network(_ message: String, detail: String? = nil) -> EcodexError { .init(.network, message, detail: detail) }
-    public static func update(_ message: String, detail: String? = nil) -> EcodexError { .init(.update, message, detail: detail) }
+    public static func capture(_ message: String, advice: Advice? = nil, detail: String? = nil) -> EcodexError {
+        .init(.capture, message, advice: advice, detail: detail)
+    }
+    public static func ocr(_ message: String, advice: Advice? = nil, detail: String? = nil) -> EcodexError {
+        .init(.ocr, message, advice: advice, detail: detail)
+    }
+    public static func parse(_ message: String, advice: Advice? = nil, detail: String? = nil) -> EcodexError {
+        .init(.parse, message, advice: advice, detail: detail)
+    }
+    public static func lookup(_ message: String, advice: Advice? = nil, detail: String? = nil) -> EcodexError {
+        .init(.lookup, message, advice: advice, detail: detail)
+    }
+    public static func network(_ message: String, advice: Advice? = nil, detail: String? = nil) -> EcodexError {
+        .init(.network, message, advice: advice, detail: detail)
+    }
+    public static func update(_ message: String, advice: Advice? = nil, detail: String? = nil) -> EcodexError {
+        .init(.update, message, advice: advice, detail: detail)
+    }
 }

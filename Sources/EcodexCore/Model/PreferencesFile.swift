@@ -33,9 +33,18 @@ public struct PreferencesFile: Sendable, Equatable {
         return URL(fileURLWithPath: base).appendingPathComponent("ecodex/preferences.conf")
     }
 
+    /// Largest preferences file read (a real one is a few lines).
+    static let maximumBytes = 64 << 10
+
     /// Reads the file; a missing file gives the defaults.
+    ///
+    /// - Throws: `parse_error` for a bad line, a file over 64 kB, or one that is not a
+    ///   regular file (a pipe here would otherwise hang every scan).
     public static func load(from url: URL) throws -> PreferencesFile {
-        guard let data = FileManager.default.contents(atPath: url.path) else { return PreferencesFile() }
+        guard FileManager.default.fileExists(atPath: url.path) else { return PreferencesFile() }
+        let data = try InputFile.read(url.path, role: .preferences, limit: maximumBytes,
+                                      tooLarge: .parse("The preferences file \(url.path) is too large to be one.",
+                                                       advice: .resetPreferences))
         return try parse(String(decoding: data, as: UTF8.self))
     }
 
@@ -46,7 +55,7 @@ public struct PreferencesFile: Sendable, Equatable {
             guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
             let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.count == 2 else {
-                throw EcodexError.parse("Line \(n + 1) of the preferences file is not `key = value`. Fix it or run `scan prefs reset`.")
+                throw EcodexError.parse("Line \(n + 1) of the preferences file is not `key = value`.", advice: .resetPreferences)
             }
             try p.set(parts[0], parts[1])
         }

@@ -182,6 +182,10 @@ public struct PackSignature: Sendable, Equatable {
 /// The first line is the canonical JSON of the manifest (signatures included);
 /// everything after its newline is the payload, hashed byte for byte.
 public struct PackFile: Sendable {
+    /// Largest pack file accepted, on disk or downloaded: 16 MB, ten times the full base
+    /// pack (1.4 MB). Kept small because a download's memory grows with it (`HTTPGet`).
+    public static let maximumBytes = 16 << 20
+
     public var manifest: PackManifest
     public var payloadBytes: [UInt8]
 

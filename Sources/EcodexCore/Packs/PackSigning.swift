@@ -94,7 +94,10 @@ public struct PublisherKey: Sendable {
         guard info.st_mode & 0o077 == 0 else {
             throw .keys("The key file \(path) can be read by other users. Run `chmod 600 \(path)`, and make a new key if others may have copied it.")
         }
-        guard let data = FileManager.default.contents(atPath: path) else { throw .keys("Cannot read the key file \(path).") }
+        // A regular file of at most 64 kB: a FIFO named as the key must not hang signing.
+        guard let data = try? InputFile.read(path, role: .pack, limit: 64 << 10, tooLarge: .update("")) else {
+            throw .keys("Cannot read the key file \(path) (it must be a regular file).")
+        }
         guard let json = try? JSONValue.parse(Array(data)), json["format"]?.stringValue == PublisherKey.fileFormat,
               let owner = json["owner"]?.stringValue, let hex = json["private_key"]?.stringValue,
               let raw = Hex.decode(hex), raw.count == 32,
@@ -149,10 +152,10 @@ public struct TrustedKeys: Sendable, Equatable {
         (try? TrustedKeys(json: Array(ShippedTrust.json.utf8))) ?? TrustedKeys(requiredSignatures: 2, keys: [])
     }
 
-    /// Reads a trusted-keys file; see `init(json:requireSatisfiable:)`.
+    /// Reads a trusted-keys file (a regular file of at most 1 MB); see `init(json:requireSatisfiable:)`.
     public init(contentsOf url: URL, requireSatisfiable: Bool = true) throws(PackError) {
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw .keys("Cannot read the trusted-keys file \(url.path).")
+        guard let data = try? InputFile.read(url.path, role: .pack, limit: 1 << 20, tooLarge: .update("")) else {
+            throw .keys("Cannot read the trusted-keys file \(url.path) (it must be a regular file of at most 1 MB).")
         }
         try self.init(json: Array(data), requireSatisfiable: requireSatisfiable)
     }

@@ -8,7 +8,7 @@ public protocol ProductCacheWriter: AnyObject {
 /// The product sources in their fixed order: the local ones (the product cache, then an
 /// imported product list) and, only when the shopper allowed the network, an online one.
 ///
-/// - Barcodes are looked up under their canonical key (`GTIN.canonical`: a UPC-A is asked
+/// - Barcodes are looked up under their canonical key (`GTIN.key`: a UPC-A is asked
 ///   for as its EAN-13 form; a UPC-E is also tried as the UPC-A it stands for).
 /// - A local source that fails (a damaged file) is reported to `onLocalError` and skipped:
 ///   one broken file must not hide the others.
@@ -67,30 +67,7 @@ public final class ProductSourceChain: ProductSource {
 
     /// The keys to ask for, best first: the canonical form, then (for an 8-digit UPC-E) its UPC-A form.
     public static func keys(for barcode: String) -> [String] {
-        var keys: [String] = []
-        if let canonical = GTIN.canonical(barcode) { keys.append(canonical) }
-        if let expanded = GTIN.upcAFromUPCE(barcode), let canonical = GTIN.canonical(expanded), !keys.contains(canonical) {
-            keys.append(canonical)
-        }
-        if keys.isEmpty { keys.append(barcode) }
-        return keys
-    }
-}
-
-extension GTIN {
-    /// The 12-digit UPC-A a valid 8-digit UPC-E (number system 0 or 1) stands for, else nil.
-    public static func upcAFromUPCE(_ typed: String) -> String? {
-        let d = typed.compactMap(\.wholeNumberValue)
-        guard d.count == 8, d.count == typed.count, d[0] == 0 || d[0] == 1 else { return nil }
-        let m = Array(d[1...6])
-        let body: [Int]
-        switch m[5] {
-        case 0, 1, 2: body = [m[0], m[1], m[5], 0, 0, 0, 0, m[2], m[3], m[4]]
-        case 3: body = [m[0], m[1], m[2], 0, 0, 0, 0, 0, m[3], m[4]]
-        case 4: body = [m[0], m[1], m[2], m[3], 0, 0, 0, 0, 0, m[4]]
-        default: body = [m[0], m[1], m[2], m[3], m[4], 0, 0, 0, 0, m[5]]
-        }
-        let upcA = ([d[0]] + body + [d[7]]).map(String.init).joined()
-        return isValid(upcA) ? upcA : nil
+        let keys = GTIN.lookupKeys(typed: barcode).map(\.key)
+        return keys.isEmpty ? [barcode] : keys
     }
 }

@@ -145,7 +145,9 @@ public final class ScanPipeline {
         report.fallbackUsed = true
         report.warnings.removeAll { $0 == ScanPipeline.nothingFound }
         guard let product = try products?.product(barcode: code.digits) else {
-            report.warnings.append(ScanPipeline.productUnknown(code.digits, searchedOnline: products?.searchesOnline ?? false))
+            let unknown = ScanPipeline.productUnknown(code.digits, searchedOnline: products?.searchesOnline ?? false)
+            report.warnings.append(unknown.message + (unknown.advice == .lookUpOnline
+                ? " Look it up online, or type the ingredients." : " Type the ingredients instead."))
             return
         }
         let fromProduct = try assess(text: product.ingredientsText, words: nil, input: path, options: options)
@@ -158,32 +160,45 @@ public final class ScanPipeline {
 
     static let nothingFound = "No additives found. Scan the barcode or type the ingredients to check again."
 
-    static func productUnknown(_ digits: String, searchedOnline: Bool = false) -> String {
+    static func productUnknown(_ digits: String, searchedOnline: Bool = false) -> EcodexError {
         searchedOnline
-            ? "Barcode \(digits) is not saved on this computer, and Open Food Facts has no ingredient list for it. Type the ingredients with `scan text`."
-            : "Barcode \(digits) is not saved on this computer. Retry with --online to look it up, or type the ingredients with `scan text`."
+            ? .lookup("Barcode \(digits) is not saved on this computer, and Open Food Facts has no ingredient list for it.",
+                      advice: .typeIngredients)
+            : .lookup("Barcode \(digits) is not saved on this computer.", advice: .lookUpOnline)
     }
 
     /// Looks up a product by barcode (`scan barcode 4006381333931`) and checks its ingredients.
     /// Throws `parse_error` for a number that is not a valid barcode and `lookup_error` when no source knows it.
     public func scanBarcode(_ typed: String, options: ScanOptions) throws -> ScanReport {
         let start = Clock.now()
-        guard let digits = GTIN.canonical(typed) else {
-            throw EcodexError.parse("\"\(typed)\" is not a valid barcode number. Check the 8, 12 or 13 digits under the bars.")
+        guard let gtin = GTIN.lookupKeys(typed: typed).first else {
+            throw EcodexError.parse("\"\(typed)\" is not a valid barcode number. Check the 8 to 14 digits under the bars.")
         }
+        let digits = gtin.key
         guard let product = try products?.product(barcode: digits) else {
-            throw EcodexError.lookup(ScanPipeline.productUnknown(digits, searchedOnline: products?.searchesOnline ?? false))
+            throw ScanPipeline.productUnknown(digits, searchedOnline: products?.searchesOnline ?? false)
         }
         var report = try assess(text: product.ingredientsText, words: nil, input: digits, options: options)
-        report.barcode = Barcode(symbology: digits.count == 8 ? "EAN-8" : "EAN-13", digits: digits)
+        report.barcode = Barcode(symbology: gtin.symbology, digits: digits)
         report.warnings.append("Used the ingredients \(product.source) for barcode \(digits).")
         report.timingsMs.total = Clock.since(start)
         return report
     }
 
+    /// Longest ingredient text read, in UTF-8 bytes (typed, piped or from a product). The
+    /// longest real ingredient lists are a few kilobytes; parsing costs memory in proportion
+    /// to the text, and this keeps a whole scan well under 100 MB.
+    public static let maxTextBytes = 100_000
+
     /// Scans typed ingredient text.
+    ///
+    /// - Throws: `parse_error` for text longer than `maxTextBytes`.
     public func scanText(_ text: String, input: String = "text", options: ScanOptions) throws -> ScanReport {
         let start = Clock.now()
+        guard text.utf8.count <= Self.maxTextBytes else {
+            throw EcodexError.parse("This text is too long to be an ingredient list (over \(Self.maxTextBytes / 1000) kB). Give only the ingredients.",
+                                    detail: "\(text.utf8.count) bytes")
+        }
         var report = try assess(text: text, words: nil, input: input, options: options)
         report.timingsMs.total = Clock.since(start)
         return report

@@ -53,7 +53,7 @@ public enum HTMLRenderer {
             for w in r.warnings { h += "<p class=\"note\" role=\"note\">\(esc(w))</p>\n" }
             for f in r.additives {
                 h += "<article aria-labelledby=\"\(id(r.input + f.code.description))\">\n"
-                h += "<h2 id=\"\(id(r.input + f.code.description))\">\(esc(f.name)) (\(f.code))</h2>\n"
+                h += "<h2 id=\"\(id(r.input + f.code.description))\">\(esc(f.name)) (\(esc(f.code.description)))</h2>\n"
                 h += "<p><span class=\"badge badge-\(f.badge.rawValue)\"><span aria-hidden=\"true\">\(f.badge.symbol) </span>\(f.badge.label)</span>"
                 if let fn = f.function { h += " <span class=\"muted\">\(esc(fn))</span>" }
                 h += "</p>\n<p>\(esc(f.risk))</p>\n"
@@ -64,7 +64,10 @@ public enum HTMLRenderer {
                 h += "<p class=\"muted\">Found as: \(esc(f.matchedText.joined(separator: ", ")))</p>\n"
                 if !f.references.isEmpty {
                     h += "<details><summary>Why: references</summary><ul>\n"
-                    h += f.references.map { "<li><a href=\"\(esc($0.url))\">\(esc($0.label))</a></li>\n" }.joined()
+                    h += f.references.map { ref in
+                        href(ref.url).map { "<li><a href=\"\($0)\">\(esc(ref.label))</a></li>\n" }
+                            ?? "<li>\(esc(ref.label)) (\(esc(ref.url)))</li>\n"
+                    }.joined()
                     h += "</ul></details>\n"
                 }
                 h += "</article>\n"
@@ -93,19 +96,33 @@ public enum HTMLRenderer {
         return (max(l1, l2) + 0.05) / (min(l1, l2) + 0.05)
     }
 
+    /// Escapes text for HTML content and quoted attributes.
+    ///
+    /// Works on Unicode scalars, not `Character`s: `"` followed by a combining accent is one
+    /// `Character` that compares unequal to `"`, yet the browser still reads the `"` scalar.
+    /// Control characters other than tab and newline are dropped.
     static func esc(_ s: String) -> String {
-        var out = ""
-        for c in s {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(c)
+        var out = String.UnicodeScalarView()
+        for u in s.unicodeScalars {
+            switch u {
+            case "&": out.append(contentsOf: "&amp;".unicodeScalars)
+            case "<": out.append(contentsOf: "&lt;".unicodeScalars)
+            case ">": out.append(contentsOf: "&gt;".unicodeScalars)
+            case "\"": out.append(contentsOf: "&quot;".unicodeScalars)
+            case "'": out.append(contentsOf: "&#39;".unicodeScalars)
+            case "\t", "\n": out.append(u)
+            default:
+                if u.value < 0x20 || (0x7F...0x9F).contains(u.value) { continue }
+                out.append(u)
             }
         }
-        return out
+        return String(out)
+    }
+
+    /// A reference link's target: only http(s) addresses become links (never `javascript:`).
+    static func href(_ url: String) -> String? {
+        let lower = url.lowercased()
+        return lower.hasPrefix("https://") || lower.hasPrefix("http://") ? esc(url) : nil
     }
 
     static func id(_ s: String) -> String {

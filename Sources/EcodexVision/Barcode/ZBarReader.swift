@@ -24,13 +24,15 @@ public final class ZBarReader: BarcodeReader {
         var found = scanner.scan(gray)
         // ZBar's scan lines are horizontal and vertical, so a code turned by
         // more than about 30° can miss every line; try two turned copies then.
-        // They are made from a copy of at most 1.5 MP: on a 12 MP photo with
-        // no barcode, full-size turns tripled the time (0.4 s of CPU), and a
-        // code photographed at a steep angle fills a good part of the frame.
+        // The turned copies are at most 1.5 MP — counted on the turned canvas, which
+        // for a long thin image is far larger than the image (20000×1 turned by 35°
+        // is 190 MP): on a 12 MP photo with no barcode, full-size turns tripled the
+        // time (0.4 s of CPU), and a code photographed at a steep angle fills a good
+        // part of the frame.
         if found.isEmpty {
-            let limit = 1_500_000
-            let small = gray.pixelCount <= limit ? gray
-                : try gray.scaled((Double(limit) / Double(gray.pixelCount)).squareRoot())
+            let limit = 1_500_000.0
+            let turned = Self.turnedArea(width: gray.width, height: gray.height, degrees: 35)
+            let small = turned <= limit ? gray : try gray.scaled((limit / turned).squareRoot())
             for degrees in [35.0, -35.0] {
                 found = scanner.scan(try Preprocessor.rotate(small, degrees: degrees))
                 if !found.isEmpty { break }
@@ -38,6 +40,13 @@ public final class ZBarReader: BarcodeReader {
         }
         var seen = Set<String>()
         return found.filter { Self.checkDigitIsValid($0) && seen.insert($0.symbology + $0.digits).inserted }
+    }
+
+    /// The pixels of the canvas a `width`×`height` image needs once turned by `degrees`.
+    static func turnedArea(width: Int, height: Int, degrees: Double) -> Double {
+        let r = degrees * .pi / 180, c = abs(cos(r)), s = abs(sin(r))
+        let w = Double(width), h = Double(height)
+        return (w * c + h * s) * (w * s + h * c)
     }
 
     /// An 8-bit gray copy, shrunk to at most 4 MP: bars survive that easily and
@@ -53,38 +62,9 @@ public final class ZBarReader: BarcodeReader {
         return gray
     }
 
-    /// True when the last digit is the GS1 check digit of the others (UPC-E is expanded first).
+    /// True when the digits fit the symbology and the last is the GS1 check digit (`GTIN` owns the rule).
     static func checkDigitIsValid(_ code: Barcode) -> Bool {
-        var digits = code.digits.compactMap { $0.wholeNumberValue }
-        guard digits.count == code.digits.count else { return false }
-        switch code.symbology {
-        case "EAN-13": guard digits.count == 13 else { return false }
-        case "EAN-8": guard digits.count == 8 else { return false }
-        case "UPC-A": guard digits.count == 12 else { return false }
-        case "UPC-E":
-            guard digits.count == 8, let expanded = expandUPCE(digits) else { return false }
-            digits = expanded
-        default: return false
-        }
-        let check = digits.removeLast()
-        // GS1: weights 3,1,3,… from the rightmost data digit leftwards.
-        var sum = 0
-        for (i, d) in digits.reversed().enumerated() { sum += d * (i % 2 == 0 ? 3 : 1) }
-        return (10 - sum % 10) % 10 == check
-    }
-
-    /// Expands an 8-digit UPC-E (number system, six digits, check) to its 12-digit UPC-A form.
-    static func expandUPCE(_ e: [Int]) -> [Int]? {
-        guard e.count == 8, e[0] == 0 || e[0] == 1 else { return nil }
-        let ns = e[0], d = Array(e[1...6]), check = e[7]
-        let body: [Int]
-        switch d[5] {
-        case 0, 1, 2: body = [d[0], d[1], d[5], 0, 0, 0, 0, d[2], d[3], d[4]]
-        case 3: body = [d[0], d[1], d[2], 0, 0, 0, 0, 0, d[3], d[4]]
-        case 4: body = [d[0], d[1], d[2], d[3], 0, 0, 0, 0, 0, d[4]]
-        default: body = [d[0], d[1], d[2], d[3], d[4], 0, 0, 0, 0, d[5]]
-        }
-        return [ns] + body + [check]
+        GTIN(symbology: code.symbology, digits: code.digits) != nil
     }
 }
 

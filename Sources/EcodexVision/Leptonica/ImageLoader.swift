@@ -11,8 +11,16 @@ internal import CLeptonica
 enum ImageLoader {
     /// Largest image we agree to decode; a phone photo is 12–50 MP.
     static let maxPixels = 100_000_000
+    /// Largest image in a format decoded at full size (PNG, TIFF, WebP, BMP): 4 bytes a pixel
+    /// once decoded, so 40 MP is 160 MB. JPEGs are decoded reduced (below), so they may be larger.
+    static let maxPixelsFullDecode = 40_000_000
     /// Longest side we agree to decode.
     static let maxSide = 20_000
+    /// Most elongated image we agree to read: a label strip photographed whole is about 1:8.
+    /// A 20000×1 "photo" is no photo, and every turn or scale of it costs its long side squared.
+    static let maxAspect = 25
+    /// Shortest side a photo can have and still show one line of text or a barcode.
+    static let minSide = 16
     /// JPEGs are decoded at 1/2, 1/4 or 1/8 scale while the result keeps at
     /// least this many pixels: OCR never needs more, and a 12 MP photo then
     /// costs 12 MB of RGB instead of 48 MB.
@@ -25,15 +33,14 @@ enum ImageLoader {
     /// Loads the image at `path`; throws `EcodexError.capture` with a message a shopper can act on.
     static func load(_ path: String) throws -> PixImage {
         LeptonicaQuiet.ensure()
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            throw EcodexError.capture("No file at \(path). Check the path and try again.")
-        }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw EcodexError.capture("The file \(path) cannot be opened. Check its permissions and try again.")
-        }
+        // A regular file only: a FIFO or a device named as a photo would block or never end.
+        let (fd, fileBytes) = try InputFile.open(path, role: .photo)
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 64)) ?? Data()
-        try? handle.close()
+        // The decoders open a path themselves: give them the file already opened and checked,
+        // so a path swapped for a FIFO after the check cannot reach them.
+        let decoderPath = "/proc/self/fd/\(fd)"
         guard !head.isEmpty else {
             throw EcodexError.capture("The file \(path) is empty. Take the photo again or type the ingredients.")
         }
@@ -41,14 +48,25 @@ enum ImageLoader {
         guard let format = sniff(bytes) else {
             throw EcodexError.capture(unreadable, detail: "unrecognised file signature")
         }
-        let (width, height) = try dimensions(of: path, format: format, head: bytes)
+        let (width, height) = try dimensions(of: decoderPath, format: format, head: bytes)
         guard width > 0, height > 0 else {
             throw EcodexError.capture(unreadable, detail: "header has no size")
         }
-        guard width <= maxSide, height <= maxSide, width * height <= maxPixels else {
+        let pixelLimit = format == .jpeg ? maxPixels : maxPixelsFullDecode
+        guard width <= maxSide, height <= maxSide, width * height <= pixelLimit else {
             throw EcodexError.capture(
-                "This image is too large (\(width)×\(height) pixels). Use a photo under 100 megapixels, or crop to the ingredient list.",
-                detail: "limit \(maxSide) px per side, \(maxPixels) pixels")
+                "This image is too large (\(width)×\(height) pixels). Use a photo under \(pixelLimit / 1_000_000) megapixels, or crop to the ingredient list.",
+                detail: "limit \(maxSide) px per side, \(pixelLimit) pixels for \(format.rawValue)")
+        }
+        guard min(width, height) >= minSide, max(width, height) <= min(width, height) * maxAspect else {
+            throw EcodexError.capture(
+                "This image (\(width)×\(height) pixels) is too thin to be a photo of a label. Take the photo again or type the ingredients.",
+                detail: "sides at least \(minSide) px, at most 1:\(maxAspect)")
+        }
+        // No real PNG packs more than about 1032 pixels' bytes into one byte (deflate's limit):
+        // a smaller file claiming this size is a lie or truncated, refused before any pixel is made.
+        if format == .png, Int64(width) * Int64(height) / 1032 > fileBytes {
+            throw EcodexError.capture(unreadable, detail: "\(fileBytes) bytes cannot hold \(width)×\(height) PNG pixels")
         }
         let pix: PixImage?
         switch format {
@@ -58,7 +76,7 @@ enum ImageLoader {
                 reduction *= 2
             }
             var warnings: Int32 = 0
-            pix = StderrSilencer.run { PixImage(pixReadJpeg(path, 0, reduction, &warnings, 0)) }
+            pix = StderrSilencer.run { PixImage(pixReadJpeg(decoderPath, 0, reduction, &warnings, 0)) }
             // libjpeg "recovers" from a truncated or damaged file by painting the
             // rest grey and warning; OCR on half a label is worse than a rescan.
             if warnings > 0 {
@@ -67,7 +85,7 @@ enum ImageLoader {
                     detail: "JPEG decoder reported \(warnings) warning(s)")
             }
         default:
-            pix = StderrSilencer.run { PixImage(pixRead(path)) }
+            pix = StderrSilencer.run { PixImage(pixRead(decoderPath)) }
         }
         guard let pix else {
             throw EcodexError.capture(

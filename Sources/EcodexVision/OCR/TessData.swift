@@ -34,11 +34,13 @@ enum TessData {
     static func requireInstalled(_ languages: [String], in folder: String) throws {
         guard !languages.isEmpty else {
             throw EcodexError.ocr(
-                "No OCR language data was found in \(folder). Run the setup command to install the label languages (eng, deu, fra, spa, ita, nld).")
+                "No OCR language data was found in \(folder). The label languages (eng, deu, fra, spa, ita, nld) need installing.",
+                advice: .installOCR)
         }
         for language in languages where !isInstalled(language, in: folder) {
             throw EcodexError.ocr(
-                "OCR language '\(language)' is not installed: \(language).traineddata is missing from \(folder). Run the setup command to install it (Debian: apt-get install tesseract-ocr-\(language)), or choose another language.",
+                "OCR language '\(language)' is not installed: \(language).traineddata is missing from \(folder) (Debian package tesseract-ocr-\(language)), or choose another language.",
+                advice: .installOCR,
                 detail: "searched \(file(language, in: folder))")
         }
     }

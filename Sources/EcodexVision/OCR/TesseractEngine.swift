@@ -39,7 +39,7 @@ final class TesseractEngine {
         guard rc == 0 else {
             TessBaseAPIDelete(handle)
             throw EcodexError.ocr(
-                "The OCR engine could not load language data '\(joined)' from \(dataPath). Run the setup command to reinstall it, or choose other languages.",
+                "The OCR engine could not load language data '\(joined)' from \(dataPath). Reinstall it, or choose other languages.", advice: .installOCR,
                 detail: "TessBaseAPIInit2 returned \(rc)")
         }
         _ = TessBaseAPISetVariable(handle, "debug_file", "/dev/null")

@@ -1,0 +1,1 @@
+../EcodexCoreTests/TestSeed.swift
