@@ -27,10 +27,12 @@ let package = Package(
             resources: [.copy("Resources/base-pack.json")]
         ),
         .target(name: "EcodexVision", dependencies: ["EcodexCore", "CTesseract", "CLeptonica", "CZBar"]),
+        // Sets OMP_THREAD_LIMIT before libgomp starts (see startup.c): `scan` need not re-exec itself.
+        .target(name: "CStartup", path: "Sources/CStartup"),
         .executableTarget(
             name: "scan",
             dependencies: [
-                "EcodexCore", "EcodexStore", "EcodexVision",
+                "EcodexCore", "EcodexStore", "EcodexVision", "CStartup",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

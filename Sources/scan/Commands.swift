@@ -180,8 +180,9 @@ enum Wiring {
     /// The pipeline for photos: store, Tesseract, ZBar fallback and product sources, plus the history.
     static func imageScanner(reading: ReadingOptions, shopper: ShopperOptions,
                              region: Region) throws -> (ScanPipeline, UserStore?) {
-        let store = try openStore(dataDir: shopper.dataDir)
+        // The reader starts Tesseract on another thread: opening the store overlaps it.
         let reader = try TesseractLabelReader(languages: reading.languages)
+        let store = try openStore(dataDir: shopper.dataDir)
         let history = openHistory(dataDir: shopper.dataDir)
         let products = try Wiring.products(shopper: shopper, history: history, catalog: store, region: region)
         return (try ScanPipeline(catalog: store, reader: reader, barcodeReader: ZBarReader(), products: products), history)

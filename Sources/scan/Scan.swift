@@ -1,4 +1,5 @@
 import ArgumentParser
+internal import CStartup
 import EcodexCore
 import Foundation
 
@@ -37,11 +38,12 @@ struct Scan: ParsableCommand {
 enum OpenMP {
     /// Tesseract's OpenMP build starts a thread team for every LSTM step, which
     /// makes recognition 3–8× slower on small machines. libgomp reads
-    /// OMP_THREAD_LIMIT only when it loads, before any of our code runs, so the
-    /// only fix from inside is to set it and exec ourselves once. Commands that
-    /// never run OCR skip this.
+    /// OMP_THREAD_LIMIT only when it loads, before any Swift code runs: `CStartup`
+    /// sets it from the executable's pre-initialisation hook, earlier still. Only if
+    /// that hook did not run (a platform without `.preinit_array`) does `scan` set it
+    /// and exec itself once, as it always did before. Commands that never run OCR skip this.
     static func limitThreadsOrReexec() {
-        guard getenv("OMP_THREAD_LIMIT") == nil else { return }
+        guard ecodex_limited_openmp_threads() == 0, getenv("OMP_THREAD_LIMIT") == nil else { return }
         let args = CommandLine.arguments
         let noOCR: Set<String> = [
             "text", "code", "lookup", "barcode", "products", "history", "prefs", "store", "pack", "update",
