@@ -17,6 +17,9 @@ struct ImageCommand: ParsableCommand {
 
     @OptionGroup var shopper: ShopperOptions
 
+    /// Photos handed to the reader at once in a batch.
+    static let chunk = 8
+
     func run() throws {
         let options = try shopper.scanOptions()
         var out = Output(format: shopper.format, showText: reading.showText)
@@ -28,13 +31,19 @@ struct ImageCommand: ParsableCommand {
             for image in images { out.failure(error, input: image) }
             throw ExitCode(out.exitCode)
         }
-        for (i, image) in images.enumerated() {
-            do {
-                let report = try scanner.scanImage(at: image, options: options)
-                Wiring.remember(report, history: history)
-                out.report(report, separate: i > 0)
-            } catch {
-                out.failure(error, input: image)
+        // Photos are read in chunks, two at a time on two cores, so results print as they come.
+        var printed = 0
+        for start in stride(from: 0, to: images.count, by: Self.chunk) {
+            let chunk = Array(images[start..<min(start + Self.chunk, images.count)])
+            for (image, result) in zip(chunk, scanner.scanImages(at: chunk, options: options)) {
+                switch result {
+                case .success(let report):
+                    Wiring.remember(report, history: history)
+                    out.report(report, separate: printed > 0)
+                case .failure(let error):
+                    out.failure(error, input: image)
+                }
+                printed += 1
             }
         }
         let code = out.finish()
