@@ -27,12 +27,10 @@ let package = Package(
             resources: [.copy("Resources/base-pack.json")]
         ),
         .target(name: "EcodexVision", dependencies: ["EcodexCore", "CTesseract", "CLeptonica", "CZBar"]),
-        // Sets OMP_THREAD_LIMIT before libgomp starts (see startup.c): `scan` need not re-exec itself.
-        .target(name: "CStartup", path: "Sources/CStartup"),
         .executableTarget(
             name: "scan",
             dependencies: [
-                "EcodexCore", "EcodexStore", "EcodexVision", "CStartup",
+                "EcodexCore", "EcodexStore", "EcodexVision",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,5 +1,4 @@
 import ArgumentParser
-internal import CStartup
 import EcodexCore
 import Foundation
 
@@ -38,12 +37,13 @@ struct Scan: ParsableCommand {
 enum OpenMP {
     /// Tesseract's OpenMP build starts a thread team for every LSTM step, which
     /// makes recognition 3–8× slower on small machines. libgomp reads
-    /// OMP_THREAD_LIMIT only when it loads, before any Swift code runs: `CStartup`
-    /// sets it from the executable's pre-initialisation hook, earlier still. Only if
-    /// that hook did not run (a platform without `.preinit_array`) does `scan` set it
-    /// and exec itself once, as it always did before. Commands that never run OCR skip this.
+    /// OMP_THREAD_LIMIT only when it loads, before any of our code runs, so the
+    /// only fix from inside is to set it and exec ourselves once. Commands that
+    /// never run OCR skip this. (Setting it from the executable's `.preinit_array`
+    /// does not work: glibc's own initialisation, which runs after that hook, resets
+    /// the environment to the one the kernel passed, so libgomp never sees the change.)
     static func limitThreadsOrReexec() {
-        guard ecodex_limited_openmp_threads() == 0, getenv("OMP_THREAD_LIMIT") == nil else { return }
+        guard getenv("OMP_THREAD_LIMIT") == nil else { return }
         let args = CommandLine.arguments
         let noOCR: Set<String> = [
             "text", "code", "lookup", "barcode", "products", "history", "prefs", "store", "pack", "update",
