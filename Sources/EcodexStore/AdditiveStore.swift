@@ -26,10 +26,6 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
     private let decoder = JSONDecoder()
     private var records: [ECode: Additive] = [:]
     private var cachedLexicon: Lexicon?
-    private var cachedParser: IngredientParser?
-    private let parserLock = NSLock()
-    /// The store file's identity when it was opened (see `imageStamp`); nil when it changed meanwhile.
-    private let fileIdentity: String?
     private let byCode: Statement
     private let byParent: Statement
     private let byKey: Statement
@@ -72,7 +68,6 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
                 try StoreBuilder.install(try AdditiveStore.loadPack(nil), at: location, fromBundledPack: true)
             }
         }
-        let identity = AdditiveStore.fileIdentity(path)
         let db = try AdditiveStore.openChecked(path)
         do {
             var meta: [String: String] = [:]
@@ -115,7 +110,6 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
             throw StoreErrors.damaged(path, detail: error.description)
         }
         self.db = db
-        fileIdentity = identity == AdditiveStore.fileIdentity(path) ? identity : nil
         shared = SerializedConnection(db) { AdditiveStore.translate($0, path: path) }
     }
 
@@ -205,77 +199,6 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
             cachedLexicon = lexicon
             return lexicon
         }
-    }
-
-    // MARK: - The parser
-
-    /// The parser for this store's names, built once per instance.
-    ///
-    /// It is loaded from the image saved beside the store (`additives.index`, see `ParserImage`)
-    /// when that image was made from this very store file; otherwise it is built from the
-    /// names and the image is saved for the next process. Saving is best effort: a
-    /// read-only folder, or a writer of the store holding its lock, only costs the next
-    /// process the same build.
-    public func parser() throws -> IngredientParser {
-        // Its own lock: building takes the connection's (through `lexicon()`).
-        parserLock.lock()
-        defer { parserLock.unlock() }
-        if let cachedParser { return cachedParser }
-        let url = location.parserImagePath
-        if let stamp = imageStamp, let bytes = AdditiveStore.readWholeFile(url.path),
-           let loaded = ParserImage.decode(bytes, stamp: stamp) {
-            cachedParser = loaded
-            return loaded
-        }
-        let built = IngredientParser(lexicon: try lexicon())
-        cachedParser = built
-        if let stamp = imageStamp {
-            try? FolderLock.withLockIfFree(FolderLock.additives, in: location.directory) {
-                // Under the writers' lock the store cannot be replaced: save only for the file we read.
-                guard AdditiveStore.fileIdentity(location.additivesPath) == fileIdentity else { return }
-                try DataFolder.writeAtomically(Data(ParserImage.encode(built, stamp: stamp)), to: url)
-            }
-        }
-        return built
-    }
-
-    /// What a parser image must carry to be this store's: the versions, build time and the
-    /// identity of the file itself (a rebuild or install renames a new file into place).
-    /// Nil when the file changed while it was being opened.
-    var imageStamp: String? {
-        guard let fileIdentity else { return nil }
-        return "pack \(versions.packVersion); data \(versions.dataVersion); built \(builtAt); file \(fileIdentity)"
-    }
-
-    /// The bytes of the file at `path`, read straight into one array (the parser image is
-    /// megabytes: `Data` and a copy into an array would touch every page twice); nil on any error.
-    static func readWholeFile(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_size >= 0, info.st_size < 1 << 30 else { return nil }
-        let size = Int(info.st_size)
-        var complete = false
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            var done = 0
-            while done < size {
-                let n = read(fd, buffer.baseAddress! + done, size - done)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { break }
-                done += n
-            }
-            count = done
-            complete = done == size
-        }
-        return complete ? bytes : nil
-    }
-
-    /// Device, inode, size and modification time of the file at `url`, or nil.
-    static func fileIdentity(_ url: URL) -> String? {
-        var info = stat()
-        guard stat(url.path, &info) == 0 else { return nil }
-        return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
     }
 
     /// Additives whose name or alias is exactly `name` (case- and diacritic-insensitive,

@@ -192,7 +192,7 @@ enum StoreBuilder {
         let fm = FileManager.default
         guard let names = try? fm.contentsOfDirectory(atPath: directory.path) else { return }
         let cutoff = Date().addingTimeInterval(-age)
-        for name in names where name.hasPrefix(temporaryPrefix) || name.hasPrefix("additives.index.tmp-") {
+        for name in names where name.hasPrefix(temporaryPrefix) {
             let url = directory.appendingPathComponent(name)
             if let modified = (try? fm.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date,
                modified < cutoff {

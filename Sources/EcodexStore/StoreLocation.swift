@@ -13,9 +13,6 @@ public struct StoreLocation: Sendable, Equatable {
     public var additivesPath: URL
     /// The user's own data: scan history and product cache.
     public var userPath: URL
-    /// The parser built from the additive store's names, saved so the next process loads it
-    /// (`ParserImage`); rebuilt whenever it does not match the store.
-    public var parserImagePath: URL { directory.appendingPathComponent("additives.index") }
 
     public init(directory: URL) {
         self.directory = directory.standardizedFileURL

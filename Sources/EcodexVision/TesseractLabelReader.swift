@@ -34,8 +34,7 @@ public final class TesseractLabelReader: LabelReader {
     /// At most this many photos are read at once (one engine each, about 100 MB apiece).
     static let maxParallel = 4
 
-    /// The first-pass engine, started on another thread by `init` (see `Started`).
-    private let engine: Started<TesseractEngine>
+    private let engine: TesseractEngine
     /// Started on first need: the engine with all `languages`, for unsure pages.
     private var retryEngine: TesseractEngine?
     /// For whole scenes read block by block: the Latin-script model when the default
@@ -91,8 +90,7 @@ public final class TesseractLabelReader: LabelReader {
             firstPassLanguages = chosen
             self.retryBelowConfidence = 0
         }
-        let first = firstPassLanguages
-        self.engine = Started { try TesseractEngine(dataPath: folder, languages: first, pageSegMode: pageSegMode) }
+        self.engine = try TesseractEngine(dataPath: folder, languages: firstPassLanguages, pageSegMode: pageSegMode)
         sceneModel = languages == nil && options.latinForScenes ? TessData.latinScriptModel(in: folder) : nil
     }
 
@@ -140,7 +138,7 @@ public final class TesseractLabelReader: LabelReader {
         var timedOut = false
         var lineBase = 0
         // Blocks of a scene are read with the Latin-script model alone when it is there.
-        var reader = try engine.get()
+        var reader = engine
         var retry = retryBelowConfidence > 0
         if !blocks.isEmpty, let model = sceneModel {
             if sceneEngine == nil {

@@ -58,9 +58,6 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .customLong("ocr-lang"), help: "Tesseract languages for Ecodex, e.g. eng+deu (default: the installed label languages).")
     var ocrLang: String?
 
-    @Option(help: "Photos read at once, one OCR engine each (default: one per core, at most 4). 1 reads one after the other and times each on its own.")
-    var jobs: Int?
-
     @Option(help: "Folder for the additive store (default: $ECODEX_DATA_DIR, else a fresh store built from the shipped pack).")
     var dataDir: String?
 
@@ -116,24 +113,11 @@ struct BenchCommand: ParsableCommand {
         let startupMs = ms(ContinuousClock().now - startup)
         defer { if let scratchStore { try? FileManager.default.removeItem(atPath: scratchStore) } }
 
-        let workers = max(1, min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, 4))
         let progress = Progress(total: items.count * (noBaseline ? 1 : 2))
         var ecodex: [ImageScore] = []
-        if workers == 1 {
-            for item in items {
-                progress.step(item.file)
-                ecodex.append(measured(item) { try scanner.scanImage(at: path(item), options: ScanOptions()) })
-            }
-        } else {
-            // Several at once, one engine per core: each photo's time is its own reading and
-            // assessing (the report's total), not the wall time of its chunk.
-            for start in stride(from: 0, to: items.count, by: 4 * workers) {
-                let chunk = Array(items[start..<min(start + 4 * workers, items.count)])
-                for (item, result) in zip(chunk, scanner.scanImages(at: chunk.map(path), options: ScanOptions())) {
-                    progress.step(item.file)
-                    ecodex.append(Self.score(item, result))
-                }
-            }
+        for item in items {
+            progress.step(item.file)
+            ecodex.append(measured(item) { try scanner.scanImage(at: path(item), options: ScanOptions()) })
         }
         // Bursts: every frame of the same label at once, as `scan burst` reads them.
         var bursts: [ImageScore] = []
@@ -154,24 +138,10 @@ struct BenchCommand: ParsableCommand {
         if !noBaseline && tesseract == nil { warn("the tesseract CLI is not installed: no baseline") }
         if tesseract != nil {
             env["OMP_THREAD_LIMIT"] = "1"
-            let environment = env
-            func read(_ item: GoldItem) -> ImageScore {
-                let (text, elapsed, error) = Baseline.read(path(item), environment: environment)
+            baseline = items.map { item in
                 progress.step(item.file)
+                let (text, elapsed, error) = Baseline.read(path(item), environment: env)
                 return ImageScore(item: item, predicted: BaselineCodes.codes(in: text), milliseconds: elapsed, error: error)
-            }
-            if workers == 1 {
-                baseline = items.map(read)
-            } else {
-                // One CLI process per core at a time; each index is written by one iteration only.
-                var scores = [ImageScore?](repeating: nil, count: items.count)
-                let all = items
-                nonisolated(unsafe) let readOne = read
-                scores.withUnsafeMutableBufferPointer { buffer in
-                    nonisolated(unsafe) let out = buffer
-                    DispatchQueue.concurrentPerform(iterations: all.count) { i in out[i] = readOne(all[i]) }
-                }
-                baseline = scores.compactMap { $0 }
             }
         }
         progress.finish()
@@ -197,18 +167,6 @@ struct BenchCommand: ParsableCommand {
                           "OMP_THREAD_LIMIT": ProcessInfo.processInfo.environment["OMP_THREAD_LIMIT"] ?? "unset"])
 
         try write(report)
-    }
-
-    /// Scores a result read alongside others: its time is the report's own total.
-    private static func score(_ item: GoldItem, _ result: Result<ScanReport, Error>) -> ImageScore {
-        switch result {
-        case .success(let report):
-            let codes = Set(report.additives.map(\.code)).union(report.unmatched.compactMap(ECode.init))
-            return ImageScore(item: item, predicted: codes, milliseconds: report.timingsMs.total)
-        case .failure(let error):
-            let e = (error as? EcodexError).map { "\($0.errorClass.rawValue): \($0.message)" } ?? "\(error)"
-            return ImageScore(item: item, predicted: [], milliseconds: nil, error: e)
-        }
     }
 
     /// Runs one scan of `item` and scores it, with its wall and CPU time; a failed scan is a
@@ -359,8 +317,7 @@ enum Baseline {
 }
 
 /// A one-line progress bar on standard error, shown only when it is a terminal.
-final class Progress: @unchecked Sendable {
-    private let lock = NSLock()
+final class Progress {
     private let total: Int
     private var done = 0
     private let enabled = isatty(STDERR_FILENO) == 1
@@ -368,8 +325,6 @@ final class Progress: @unchecked Sendable {
     init(total: Int) { self.total = total }
 
     func step(_ label: String) {
-        lock.lock()
-        defer { lock.unlock() }
         done += 1
         guard enabled else { return }
         let width = 30

@@ -18,9 +18,6 @@ struct ImageCommand: ParsableCommand {
 
     @OptionGroup var shopper: ShopperOptions
 
-    /// Photos handed to the reader at once in a batch.
-    static let chunk = 8
-
     func run() throws {
         let options = try shopper.scanOptions()
         var out = Output(format: shopper.format, showText: reading.showText)
@@ -32,19 +29,13 @@ struct ImageCommand: ParsableCommand {
             for image in images { out.failure(error, input: image) }
             throw ExitCode(out.exitCode)
         }
-        // Photos are read in chunks, two at a time on two cores, so results print as they come.
-        var printed = 0
-        for start in stride(from: 0, to: images.count, by: Self.chunk) {
-            let chunk = Array(images[start..<min(start + Self.chunk, images.count)])
-            for (image, result) in zip(chunk, scanner.scanImages(at: chunk, options: options)) {
-                switch result {
-                case .success(let report):
-                    Wiring.remember(report, history: history)
-                    out.report(report, separate: printed > 0)
-                case .failure(let error):
-                    out.failure(error, input: image)
-                }
-                printed += 1
+        for (i, image) in images.enumerated() {
+            do {
+                let report = try scanner.scanImage(at: image, options: options)
+                Wiring.remember(report, history: history)
+                out.report(report, separate: i > 0)
+            } catch {
+                out.failure(error, input: image)
             }
         }
         let code = out.finish()
@@ -197,9 +188,8 @@ enum Wiring {
     /// The pipeline for photos: store, Tesseract, ZBar fallback and product sources, plus the history.
     static func imageScanner(reading: ReadingOptions, shopper: ShopperOptions,
                              region: Region) throws -> (ScanPipeline, UserStore?) {
-        // The reader starts Tesseract on another thread: opening the store overlaps it.
-        let reader = try TesseractLabelReader(languages: reading.languages)
         let store = try openStore(dataDir: shopper.dataDir)
+        let reader = try TesseractLabelReader(languages: reading.languages)
         let history = openHistory(dataDir: shopper.dataDir)
         let products = try Wiring.products(shopper: shopper, history: history, catalog: store, region: region)
         return (try ScanPipeline(catalog: store, reader: reader, barcodeReader: ZBarReader(), products: products), history)
@@ -235,9 +225,9 @@ enum Wiring {
 
     /// The canonical codes found in a product's ingredient text, in order, for the product cache.
     static func codes(in text: String, catalog: AdditiveCatalog) -> [ECode] {
-        guard let parser = try? catalog.parser() else { return [] }
+        guard let lexicon = try? catalog.lexicon() else { return [] }
         var seen = Set<ECode>()
-        return parser.parse(text).mentions.compactMap { mention in
+        return IngredientParser(lexicon: lexicon).parse(text).mentions.compactMap { mention in
             let code = (try? catalog.additive(code: mention.code))?.code ?? mention.code
             return seen.insert(code).inserted ? code : nil
         }

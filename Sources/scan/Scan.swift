@@ -58,9 +58,7 @@ enum OpenMP {
     /// makes recognition 3–8× slower on small machines. libgomp reads
     /// OMP_THREAD_LIMIT only when it loads, before any of our code runs, so the
     /// only fix from inside is to set it and exec ourselves once. Commands that
-    /// never run OCR skip this. (Setting it from the executable's `.preinit_array`
-    /// does not work: glibc's own initialisation, which runs after that hook, resets
-    /// the environment to the one the kernel passed, so libgomp never sees the change.)
+    /// never run OCR skip this.
     static func limitThreadsOrReexec() {
         guard getenv("OMP_THREAD_LIMIT") == nil else { return }
         let args = CommandLine.arguments

@@ -5,8 +5,8 @@
 /// large share of parse time. Keys here are already hashes, so a multiply
 /// and shift spread them well enough.
 struct HashMap64: Sendable {
-    private(set) var keys: [UInt64]
-    private(set) var values: [Int32]
+    private var keys: [UInt64]
+    private var values: [Int32]
     private var mask: Int
     private(set) var count = 0
 
@@ -16,14 +16,6 @@ struct HashMap64: Sendable {
         keys = [UInt64](repeating: 0, count: size)
         values = [Int32](repeating: -1, count: size)
         mask = size - 1
-    }
-
-    /// A table as another map left it (`NameIndex+Image.swift` checks its shape).
-    init(keys: [UInt64], values: [Int32], count: Int) {
-        self.keys = keys
-        self.values = values
-        self.mask = keys.count - 1
-        self.count = count
     }
 
     @inline(__always)

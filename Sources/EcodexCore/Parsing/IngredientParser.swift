@@ -10,31 +10,22 @@
 /// 5. accept what needs context (bare numbers, slip prefixes, context-only names),
 ///    merge `citric acid (E330)` into one mention and attach functions and ingredients.
 ///
-/// Building the parser from a lexicon builds the name index (tens of milliseconds for ten
-/// thousand names); a parser saved with `ParserImage` loads in a few. Parsing is then
-/// linear in the text.
+/// Building the parser builds the name index once (tens of milliseconds for ten
+/// thousand names); parsing is then linear in the text.
 public struct IngredientParser: Sendable {
+    public let lexicon: Lexicon
     let index: NameIndex
-    /// Every code the store knows: bare numbers and unsure codes count only when known.
-    public let knownCodes: Set<ECode>
-    /// Each additive's functions, for class words that vouch for names of their own class.
-    public let functions: [ECode: [String]]
 
     /// Indexes every name and class word of `lexicon`.
     public init(lexicon: Lexicon) {
-        self.init(index: NameIndex(lexicon: lexicon), knownCodes: lexicon.knownCodes, functions: lexicon.functions)
-    }
-
-    init(index: NameIndex, knownCodes: Set<ECode>, functions: [ECode: [String]]) {
-        self.index = index
-        self.knownCodes = knownCodes
-        self.functions = functions
+        self.lexicon = lexicon
+        self.index = NameIndex(lexicon: lexicon)
     }
 
     /// Parses `text`; `words` are the OCR words it came from, when it came from OCR.
     public func parse(_ text: String, words: [OCRWord]? = nil) -> ParseResult {
-        var session = ParseSession(text: text, words: words, index: index, knownCodes: knownCodes,
-                                   functions: functions)
+        var session = ParseSession(text: text, words: words, index: index, knownCodes: lexicon.knownCodes,
+                                   functions: lexicon.functions)
         return session.run()
     }
 }

@@ -52,26 +52,23 @@ struct NameIndex: Sendable {
         var edits: Int
     }
 
-    // Empty until built or read from an image (`NameIndex+Image.swift`).
-    var vocab = HashMap64()
-    var words: [[UInt32]] = []
-    var edges = HashMap64()
-    var terminal: [Int32] = [-1]
-    var targets: [Target] = []
+    private var vocab = HashMap64(capacity: 1 << 14)
+    private var words: [[UInt32]] = []
+    private var edges = HashMap64(capacity: 1 << 15)
+    private var terminal: [Int32] = [-1]
+    private var targets: [Target] = []
     /// One-deletion hashes of every long word → first posting; postings chain through `deletionNext`.
-    var deletionHead = HashMap64()
+    private var deletionHead = HashMap64(capacity: 1 << 16)
     /// A one-bit-per-slot filter over deletion hashes: most probes of ordinary words miss,
     /// and the filter answers that from cache instead of touching the large table.
-    var deletionFilter: [UInt64] = []
-    static let filterWords = 1 << 15
+    private var deletionFilter = [UInt64](repeating: 0, count: NameIndex.filterWords)
+    private static let filterWords = 1 << 15
     /// Words of `twoSlipMinLength` letters or more, by length, for two-slip matching.
-    var longWords: [[Int32]] = []
-    /// Slots of `longWords`: one per length up to the longest word fuzzy matching handles.
-    static let longWordSlots = 41
+    private var longWords: [[Int32]] = []
     /// Shortest unknown word that may carry two shape slips.
     static let twoSlipMinLength = 10
-    var deletionWord: [Int32] = []
-    var deletionNext: [Int32] = []
+    private var deletionWord: [Int32] = []
+    private var deletionNext: [Int32] = []
 
     /// Words that mark a number (`No. 5`, `N° 5`, `Nr 5`): dropped before a number on both sides.
     /// Small enough that a linear scan beats hashing the hash again.
@@ -93,9 +90,6 @@ struct NameIndex: Sendable {
 
     /// Shortest word that fuzzy matching considers.
     static let fuzzyMinLength = 5
-
-    /// An empty index, to be filled by `init?(reading:codes:)`.
-    init() {}
 
     init(lexicon: Lexicon) {
         vocab = HashMap64(capacity: lexicon.entries.count * 2 + 1024)
@@ -257,8 +251,7 @@ struct NameIndex: Sendable {
         deletionNext.reserveCapacity(total)
         var hashes: [UInt64] = []
         var suffix: [UInt64] = []
-        deletionFilter = [UInt64](repeating: 0, count: Self.filterWords)
-        longWords = [[Int32]](repeating: [], count: Self.longWordSlots)
+        longWords = [[Int32]](repeating: [], count: 41)
         for (id, w) in words.enumerated() where w.count >= Self.twoSlipMinLength && w.count <= 40 {
             longWords[w.count].append(Int32(id))
         }

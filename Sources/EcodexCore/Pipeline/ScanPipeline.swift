@@ -29,7 +29,8 @@ public final class ScanPipeline {
     private let reader: LabelReader?
     private let barcodeReader: BarcodeReader?
     private let products: ProductSource?
-    /// Loaded or built on first use: `scan code` never needs it.
+    /// Built on first use: indexing every name takes tens of milliseconds, and
+    /// `scan code` never needs it.
     private var builtParser: IngredientParser?
 
     /// `reader` may be nil for text-only use (`scan text`, `scan code`); without a
@@ -44,7 +45,7 @@ public final class ScanPipeline {
 
     private func parser() throws -> IngredientParser {
         if let builtParser { return builtParser }
-        let p = try catalog.parser()
+        let p = IngredientParser(lexicon: try catalog.lexicon())
         builtParser = p
         return p
     }
@@ -57,26 +58,6 @@ public final class ScanPipeline {
         guard let reader else { throw EcodexError.ocr("The OCR engine is not available.") }
         let start = Clock.now()
         let ocr = try reader.read(imageAt: path)
-        return try report(reading: ocr, of: path, readMs: Clock.since(start), options: options)
-    }
-
-    /// Scans several label photos, each on its own (`scan a.jpg b.jpg`): the reader may read
-    /// them in parallel (one engine per core); results come in input order, a photo that
-    /// fails gives its error in its place. Each report's total counts its own reading time.
-    public func scanImages(at paths: [String], options: ScanOptions) -> [Result<ScanReport, Error>] {
-        guard let reader else { return paths.map { _ in .failure(EcodexError.ocr("The OCR engine is not available.")) } }
-        if paths.count == 1 { return [Result { try scanImage(at: paths[0], options: options) }] }
-        return zip(paths, reader.read(imagesAt: paths)).map { path, read in
-            Result {
-                let ocr = try read.get()
-                return try report(reading: ocr, of: path, readMs: ocr.preprocessMs + ocr.ocrMs, options: options)
-            }
-        }
-    }
-
-    /// The report for one photo's reading: parse, assess, prompts, barcode fallback.
-    private func report(reading ocr: OCRResult, of path: String, readMs: Double, options: ScanOptions) throws -> ScanReport {
-        let start = Clock.now()
         var report = try assess(text: ocr.text, words: ocr.words, input: path, options: options)
         report.preprocessing = ocr.steps
         report.timingsMs.preprocess = ocr.preprocessMs
@@ -94,7 +75,7 @@ public final class ScanPipeline {
         if low || report.additives.isEmpty {
             try barcodeFallback(&report, imageAt: path, options: options)
         }
-        report.timingsMs.total = readMs + Clock.since(start)
+        report.timingsMs.total = Clock.since(start)
         return report
     }
 
