@@ -83,7 +83,9 @@ public final class UserStore: @unchecked Sendable {
                 }
             }
             let seen = try db.userVersion()
-            try check(seen)
+            // Version 0 is checked only inside the transaction below: read outside it, another
+            // first run may create the tables between the version read and the table count.
+            if seen > 0 { try check(seen) }
             if seen < UserSchema.version {
                 // Version read again inside the write transaction: of several first runs at
                 // once, one creates the schema and the others find it made.
