@@ -337,11 +337,11 @@ struct NameIndex: Sendable {
             if k == w.count - 1 { cut1 = whole }
             whole = Token.fnvStep(whole, v)
         }
-        // Longer forms: the name has the plural (`-s`, `-es`; `-e` → `-en`).
-        for suffix in (last == e ? [[s], [n]] : last == s ? [] : [[s], [e, s]]) as [[UInt32]] {
-            var h = whole
-            for v in suffix { h = Token.fnvStep(h, v) }
-            if consider(h) { return found }
+        // Longer forms: the name has the plural (`-s`, `-es`; `-e` → `-en`). No arrays: this runs per word.
+        if last == e {
+            if consider(Token.fnvStep(whole, s)) || consider(Token.fnvStep(whole, n)) { return found }
+        } else if last != s {
+            if consider(Token.fnvStep(whole, s)) || consider(Token.fnvStep(Token.fnvStep(whole, e), s)) { return found }
         }
         // Shorter forms: the name has the singular.
         let beforeLast = w[w.endIndex - 2]
@@ -353,10 +353,10 @@ struct NameIndex: Sendable {
             if consider(cut2) { return found }
         }
         // Romance vowel endings.
-        let swaps: [UInt32: [UInt32]] = [o: [i], i: [o, e], a: [e], e: [i, a]]
-        for v in swaps[last] ?? [] {
-            if consider(Token.fnvStep(cut1, v)) { return found }
-        }
+        let (swap1, swap2): (UInt32, UInt32) = last == o ? (i, 0) : last == i ? (o, e) : last == a ? (e, 0)
+            : last == e ? (i, a) : (0, 0)
+        if swap1 != 0, consider(Token.fnvStep(cut1, swap1)) { return found }
+        if swap2 != 0, consider(Token.fnvStep(cut1, swap2)) { return found }
         return found
     }
 
