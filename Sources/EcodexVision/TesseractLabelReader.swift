@@ -29,6 +29,10 @@ public final class TesseractLabelReader: LabelReader {
 
     /// The languages as asked for (nil: the default English-first reading), to start twins alike.
     private let requestedLanguages: [String]?
+    /// Keep a small JPEG copy of each photo in its result (`OCRResult.preview`), for the HTML page.
+    public var keepsPreview = false
+    /// The preview's longer side, pixels: enough to see which words were outlined.
+    static let previewMaxSide = 900
     /// More readers with engines of their own, started on first need, one per extra core.
     private var twins: [TesseractLabelReader] = []
     /// At most this many photos are read at once (one engine each, about 100 MB apiece).
@@ -108,11 +112,11 @@ public final class TesseractLabelReader: LabelReader {
         let start = DispatchTime.now()
         let loaded = try ImageLoader.load(path)
         let blocks = options.findTextBlocks ? TextRegions.find(loaded) : []
-        var pieces: [(image: PixImage, steps: [String])] = []
+        var pieces: [(image: PixImage, steps: [String], map: PhotoMap)] = []
         var steps: [String] = []
         if blocks.isEmpty {
             let prepared = try prepare(loaded)
-            pieces = [(prepared.image, prepared.steps)]
+            pieces = [(prepared.image, prepared.steps, prepared.map)]
             steps = prepared.steps
         } else {
             // Reading order: top to bottom, then left to right.
@@ -120,7 +124,9 @@ public final class TesseractLabelReader: LabelReader {
             for b in ordered {
                 let crop = try loaded.cropped(x: b.x, y: b.y, width: b.width, height: b.height)
                 let prepared = try prepare(crop)
-                pieces.append((prepared.image, prepared.steps))
+                var cut = PhotoMap()
+                cut.append(.crop(x: b.x, y: b.y))
+                pieces.append((prepared.image, prepared.steps, prepared.map.after(cut)))
             }
             steps = [String(format: "text blocks: %d of %.0f%% of the photo", blocks.count,
                             100 * Double(blocks.reduce(0) { $0 + $1.width * $1.height }) / Double(loaded.pixelCount))]
@@ -165,15 +171,18 @@ public final class TesseractLabelReader: LabelReader {
                 // Clamp: Tesseract can report a box one pixel past the edge.
                 let x = min(max(0, w.left), width), y = min(max(0, w.top), height)
                 let r = min(max(x, w.right), width), b = min(max(y, w.bottom), height)
-                return OCRWord(text: w.text, confidence: w.confidence,
-                               box: BoundingBox(x: x, y: y, width: r - x, height: b - y), line: w.line + lineBase)
+                let box = BoundingBox(x: x, y: y, width: r - x, height: b - y)
+                return OCRWord(text: w.text, confidence: w.confidence, box: box, line: w.line + lineBase,
+                               photoBox: piece.map.photoBox(box, width: loaded.width, height: loaded.height))
             }
             lineBase = (words.map(\.line).max() ?? (lineBase - 1)) + 1
             all += words
         }
         let done = DispatchTime.now()
-        return OCRResult(words: all, steps: steps,
-                         preprocessMs: Self.ms(start, prepared_at), ocrMs: Self.ms(prepared_at, done), timedOut: timedOut)
+        var result = OCRResult(words: all, steps: steps,
+                               preprocessMs: Self.ms(start, prepared_at), ocrMs: Self.ms(prepared_at, done), timedOut: timedOut)
+        if keepsPreview { result.preview = try? loaded.preview(maxSide: Self.previewMaxSide) }
+        return result
     }
 
     private func prepare(_ image: PixImage) throws -> PreprocessedImage {

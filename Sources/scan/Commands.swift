@@ -190,6 +190,8 @@ enum Wiring {
                              region: Region) throws -> (ScanPipeline, UserStore?) {
         let store = try openStore(dataDir: shopper.dataDir)
         let reader = try TesseractLabelReader(languages: reading.languages)
+        // The HTML page shows the photo with the words found outlined.
+        reader.keepsPreview = shopper.format == .html
         let history = openHistory(dataDir: shopper.dataDir)
         let products = try Wiring.products(shopper: shopper, history: history, catalog: store, region: region)
         return (try ScanPipeline(catalog: store, reader: reader, barcodeReader: ZBarReader(), products: products), history)

@@ -45,4 +45,40 @@ import Testing
             try png.write(to: URL(fileURLWithPath: keep))
         }
     }
+
+    /// A photo's page shows the photo itself, embedded, with each additive's words outlined
+    /// and numbered like its card; the browser lays the picture out at its real size.
+    @Test func photoPageOutlinesTheWordsOfEachAdditive() throws {
+        let frame = ScanBinary.path("goldset/synth/g0589.jpg")
+        let run = try scan.run([frame, "--region", "EU", "--format", "html"], timeout: 120)
+        #expect(run.status == 0, "\(run.stderr)")
+        let page = scan.dataDir.appendingPathComponent("photo.html")
+        try run.stdout.write(to: page, atomically: true, encoding: .utf8)
+        let dom = try runChromium(["--dump-dom", page.absoluteString])
+        // One embedded picture, no external file.
+        #expect(dom.components(separatedBy: "href=\"data:image/jpeg;base64,").count == 2)
+        #expect(!dom.contains("src=\"file:") && !dom.contains("href=\"file:"))
+        // The cards are numbered 1, 2, 3…, and each number has at least one outlined word.
+        let cards = dom.components(separatedBy: "<article").count - 1
+        #expect(cards >= 3, "cards: \(cards)")
+        for n in 1...cards {
+            #expect(dom.contains("<span class=\"num\" aria-hidden=\"true\">\(n)</span>"), "card \(n) has no number")
+            #expect(dom.contains("class=\"found\" data-number=\"\(n)\""), "card \(n) has no outlined word")
+        }
+        // Every outline lies inside the picture.
+        let view = try #require(dom.firstMatch(of: /viewBox="0 0 (\d+) (\d+)"/))
+        let (w, h) = (Int(view.1)!, Int(view.2)!)
+        for m in dom.matches(of: /class="found" data-number="\d+" x="(\d+)" y="(\d+)" width="(\d+)" height="(\d+)"/) {
+            let (x, y, bw, bh) = (Int(m.1)!, Int(m.2)!, Int(m.3)!, Int(m.4)!)
+            #expect(x + bw <= w && y + bh <= h && bw > 0 && bh > 0 && bw < w / 2, "outline \(x),\(y) \(bw)×\(bh) in \(w)×\(h)")
+        }
+        #expect(dom.contains("<figcaption"))
+    }
+
+    /// Typed text has no photo: no figure, no card numbers.
+    @Test func textPageHasNoPhoto() throws {
+        let run = try scan.run(["text", "Sugar, colours: E102", "--format", "html"])
+        #expect(run.status == 0)
+        #expect(!run.stdout.contains("<figure>") && !run.stdout.contains("class=\"num\""))
+    }
 }

@@ -14,9 +14,27 @@ public struct OCRWord: Sendable, Equatable {
     public var box: BoundingBox
     /// Index of the text line the word is on, in reading order.
     public var line: Int
+    /// The word's box on the photo as taken (before any crop, rescale, turn or
+    /// straightening), when the reader could map it back; `box` is in the image Tesseract read.
+    public var photoBox: BoundingBox?
 
-    public init(text: String, confidence: Double, box: BoundingBox, line: Int) {
+    public init(text: String, confidence: Double, box: BoundingBox, line: Int, photoBox: BoundingBox? = nil) {
         self.text = text; self.confidence = confidence; self.box = box; self.line = line
+        self.photoBox = photoBox
+    }
+}
+
+/// A small copy of the photo for the HTML page, kept only when asked for.
+public struct PhotoPreview: Sendable, Equatable {
+    /// JPEG bytes.
+    public var jpeg: [UInt8]
+    /// Size of the copy in pixels.
+    public var width: Int, height: Int
+    /// Pixels of the copy per pixel of the photo (≤ 1).
+    public var scale: Double
+
+    public init(jpeg: [UInt8], width: Int, height: Int, scale: Double) {
+        self.jpeg = jpeg; self.width = width; self.height = height; self.scale = scale
     }
 }
 
@@ -34,6 +52,8 @@ public struct OCRResult: Sendable {
     public var ocrMs: Double
     /// Recognition stopped at its time limit: some text may be missing.
     public var timedOut: Bool
+    /// A small copy of the photo, when the reader was asked to keep one (for the HTML page).
+    public var preview: PhotoPreview?
 
     public init(words: [OCRWord], text: String, meanConfidence: Double, steps: [String],
                 preprocessMs: Double, ocrMs: Double, timedOut: Bool = false) {
@@ -62,6 +82,22 @@ extension OCRResult {
             lastLine = w.line
         }
         return text
+    }
+
+    /// The UTF-8 byte range each word takes in `joined(words)`, in the same order.
+    public static func byteRanges(_ words: [OCRWord]) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        ranges.reserveCapacity(words.count)
+        var offset = 0
+        var lastLine: Int?
+        for w in words {
+            if lastLine != nil { offset += 1 }  // the space or newline before it
+            let n = w.text.utf8.count
+            ranges.append(offset..<(offset + n))
+            offset += n
+            lastLine = w.line
+        }
+        return ranges
     }
 }
 

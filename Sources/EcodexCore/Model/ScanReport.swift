@@ -15,6 +15,8 @@ public struct ScanReport: Sendable, Equatable {
     public var timingsMs: Timings
     /// Recoverable problems and prompts for the shopper (low confidence, nothing found).
     public var warnings: [String]
+    /// The photo with the words of each additive outlined, for the HTML page (not in JSON).
+    public var photo: PhotoView?
 
     public init(input: String, region: Region, versions: DataVersions, ocr: OCRSummary? = nil,
                 additives: [Finding] = [], unmatched: [String] = [], barcode: Barcode? = nil,
@@ -32,6 +34,60 @@ public struct ScanReport: Sendable, Equatable {
         Summary(flagged: additives.filter { $0.badge != .green }.count,
                 neutral: additives.filter { $0.badge == .green }.count,
                 unmatched: unmatched.count)
+    }
+}
+
+/// A photo as the HTML page shows it: a small copy, with the words that named each
+/// additive outlined and numbered like its card, and the words read unsure marked.
+/// Boxes are in the copy's pixels.
+public struct PhotoView: Sendable, Equatable {
+    public struct Mark: Sendable, Equatable {
+        /// The card's number, 1 for the first additive.
+        public var number: Int
+        public var code: ECode
+        public var boxes: [BoundingBox]
+        public init(number: Int, code: ECode, boxes: [BoundingBox]) {
+            self.number = number; self.code = code; self.boxes = boxes
+        }
+    }
+    public var preview: PhotoPreview
+    public var marks: [Mark]
+    /// Words read with low confidence (below `OCRSummary.unsureBelow`) that name no additive.
+    public var unsure: [BoundingBox]
+
+    public init(preview: PhotoPreview, marks: [Mark], unsure: [BoundingBox]) {
+        self.preview = preview; self.marks = marks; self.unsure = unsure
+    }
+
+    /// Outlines the words of `findings` (by their text spans) on `preview`; nil when
+    /// the words carry no photo boxes.
+    public static func make(preview: PhotoPreview, words: [OCRWord], findings: [Finding]) -> PhotoView? {
+        guard words.contains(where: { $0.photoBox != nil }) else { return nil }
+        let ranges = OCRResult.byteRanges(words)
+        func scaled(_ b: BoundingBox) -> BoundingBox {
+            let s = preview.scale
+            let x0 = Int((Double(b.x) * s).rounded(.down)), y0 = Int((Double(b.y) * s).rounded(.down))
+            let x1 = Int((Double(b.x + b.width) * s).rounded(.up)), y1 = Int((Double(b.y + b.height) * s).rounded(.up))
+            return BoundingBox(x: x0, y: y0, width: max(1, x1 - x0), height: max(1, y1 - y0))
+        }
+        var used = Set<Int>()
+        var marks: [Mark] = []
+        for (n, f) in findings.enumerated() {
+            var boxes: [BoundingBox] = []
+            for span in f.spans {
+                for (i, r) in ranges.enumerated() where r.overlaps(span) {
+                    guard let b = words[i].photoBox else { continue }
+                    used.insert(i)
+                    boxes.append(scaled(b))
+                }
+            }
+            marks.append(Mark(number: n + 1, code: f.code, boxes: boxes))
+        }
+        let unsure = words.indices.compactMap { i -> BoundingBox? in
+            guard !used.contains(i), words[i].confidence < OCRSummary.unsureBelow, let b = words[i].photoBox else { return nil }
+            return scaled(b)
+        }
+        return PhotoView(preview: preview, marks: marks, unsure: unsure)
     }
 }
 
@@ -106,6 +162,9 @@ public struct Finding: Sendable, Equatable {
     public var references: [Reference]
     /// The badge in each compared region (`--compare`); empty otherwise.
     public var regionBadges: [Region: Badge]
+    /// UTF-8 byte ranges of the label text that named it (every mention), for outlining
+    /// its words on the photo.
+    public var spans: [Range<Int>] = []
 
     public init(code: ECode, name: String, badge: Badge, matchedText: [String], matchKind: MatchKind,
                 function: String?, risk: String, audience: [String], diet: Dietary, reasons: [String],

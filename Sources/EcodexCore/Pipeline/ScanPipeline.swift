@@ -64,6 +64,9 @@ public final class ScanPipeline {
         report.timingsMs.ocr = ocr.ocrMs
         let low = isUnsure(ocr, options)
         report.ocr = OCRSummary(ocr, lowConfidence: low)
+        if let preview = ocr.preview {
+            report.photo = PhotoView.make(preview: preview, words: ocr.words, findings: report.additives)
+        }
         if low {
             report.warnings.insert(
                 "The photo was hard to read. Rescan it closer and in good light, scan the barcode, or type the ingredients.",
@@ -244,10 +247,13 @@ public final class ScanPipeline {
                     for t in mention.matchedText where !findings[i].matchedText.contains(t) {
                         findings[i].matchedText.append(t)
                     }
+                    findings[i].spans.append(mention.span)
                 }
                 continue
             }
-            findings.append(finding(additive, mention: mention, options: options))
+            var f = finding(additive, mention: mention, options: options)
+            f.spans = [mention.span]
+            findings.append(f)
         }
         var report = ScanReport(input: input, region: options.preferences.region, versions: catalog.versions,
                                 additives: findings, unmatched: unmatched)

@@ -15,6 +15,7 @@ public enum HTMLRenderer {
         ("yellow", "#1a1a1a", "#f9d65c"),
         ("green", "#ffffff", "#1e6b34"),
         ("note", "#1a1a1a", "#fff4d6"),
+        ("number", "#ffffff", "#0b57d0"),
     ]
 
     public static func render(_ reports: [ScanReport]) -> String {
@@ -39,6 +40,8 @@ public enum HTMLRenderer {
             .badge-yellow { color: \(css("yellow").0); background: \(css("yellow").1); }
             .badge-green { color: \(css("green").0); background: \(css("green").1); }
             footer { margin-top: 2rem; border-top: 1px solid #8a8a8a; padding-top: .5rem; }
+            figure { margin: 1rem 0; } figure svg { width: 100%; height: auto; border: 1px solid #8a8a8a; }
+            .num { display: inline-block; min-width: 1.6rem; text-align: center; font-weight: 700; color: \(css("number").0); background: \(css("number").1); border-radius: 1rem; margin-right: .4rem; }
             </style>
             </head>
             <body>
@@ -51,9 +54,11 @@ public enum HTMLRenderer {
             h += "<h1 id=\"\(id(r.input))\">\(esc(r.input)): \(s.flagged) flagged, \(s.neutral) neutral"
             h += s.unmatched > 0 ? ", \(s.unmatched) unmatched</h1>\n" : "</h1>\n"
             for w in r.warnings { h += "<p class=\"note\" role=\"note\">\(esc(w))</p>\n" }
-            for f in r.additives {
+            if let photo = r.photo { h += figure(photo, input: r.input) }
+            for (n, f) in r.additives.enumerated() {
                 h += "<article aria-labelledby=\"\(id(r.input + f.code.description))\">\n"
-                h += "<h2 id=\"\(id(r.input + f.code.description))\">\(esc(f.name)) (\(esc(f.code.description)))</h2>\n"
+                let number = r.photo == nil ? "" : "<span class=\"num\" aria-hidden=\"true\">\(n + 1)</span>"
+                h += "<h2 id=\"\(id(r.input + f.code.description))\">\(number)\(esc(f.name)) (\(esc(f.code.description)))</h2>\n"
                 h += "<p><span class=\"badge badge-\(f.badge.rawValue)\"><span aria-hidden=\"true\">\(f.badge.symbol) </span>\(f.badge.label)</span>"
                 if let fn = f.function { h += " <span class=\"muted\">\(esc(fn))</span>" }
                 h += "</p>\n<p>\(esc(f.risk))</p>\n"
@@ -80,6 +85,35 @@ public enum HTMLRenderer {
         }
         h += "</main>\n<footer><p>\(TextRenderer.disclaimer)</p></footer>\n</body>\n</html>\n"
         return h
+    }
+
+    /// The photo (embedded, no external file) with each additive's words outlined in blue
+    /// and numbered like its card; words read unsure are outlined with an orange dashed line.
+    static func figure(_ photo: PhotoView, input: String) -> String {
+        let p = photo.preview
+        let found = photo.marks.filter { !$0.boxes.isEmpty }
+        var svg = "<svg viewBox=\"0 0 \(p.width) \(p.height)\" role=\"img\" aria-labelledby=\"\(id("photo" + input))\">\n"
+        svg += "<image width=\"\(p.width)\" height=\"\(p.height)\" href=\"data:image/jpeg;base64,\(Data(p.jpeg).base64EncodedString())\"/>\n"
+        let stroke = max(1, min(p.width, p.height) / 300)
+        for b in photo.unsure {
+            svg += "<rect class=\"unsure\" x=\"\(b.x)\" y=\"\(b.y)\" width=\"\(b.width)\" height=\"\(b.height)\" fill=\"none\" stroke=\"#e8710a\" stroke-width=\"\(stroke)\" stroke-dasharray=\"\(stroke * 3)\"/>\n"
+        }
+        for m in found {
+            for b in m.boxes {
+                svg += "<rect class=\"found\" data-number=\"\(m.number)\" x=\"\(b.x)\" y=\"\(b.y)\" width=\"\(b.width)\" height=\"\(b.height)\" fill=\"none\" stroke=\"#0b57d0\" stroke-width=\"\(stroke * 2)\"/>\n"
+            }
+            // The number sits just above the first word, inside the picture.
+            let first = m.boxes[0]
+            let size = max(12, min(p.width, p.height) / 30)
+            let x = max(0, min(p.width - size, first.x - size / 2)), y = max(size, first.y - 2)
+            svg += "<text class=\"number\" x=\"\(x)\" y=\"\(y)\" font-size=\"\(size)\" font-weight=\"700\" fill=\"#ffffff\" stroke=\"#0b57d0\" stroke-width=\"\(max(2, size / 5))\" paint-order=\"stroke\">\(m.number)</text>\n"
+        }
+        svg += "</svg>\n"
+        var caption = found.isEmpty
+            ? "The photo as read. No additive's words could be outlined."
+            : "The photo as read. Blue boxes show the words of each additive, numbered like its card."
+        if !photo.unsure.isEmpty { caption += " Dashed orange boxes show words read with low confidence." }
+        return "<figure>\n\(svg)<figcaption id=\"\(id("photo" + input))\">\(esc(caption))</figcaption>\n</figure>\n"
     }
 
     /// WCAG 2.1 contrast ratio of two `#rrggbb` colours.

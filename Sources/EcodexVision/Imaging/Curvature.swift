@@ -142,6 +142,12 @@ enum Curvature {
 
     /// Moves every column of `gray` up or down by `-bend.shift[x]`, growing the
     /// image so nothing is cut, and fills what is uncovered with `paper`.
+    /// How far `straighten` moves each column down, in pixels.
+    static func columnShifts(_ bend: Bend, width w: Int) -> [Int] {
+        let top = Int((bend.shift.max() ?? 0).rounded(.up))
+        return (0..<w).map { top - Int(bend.shift[$0].rounded()) }
+    }
+
     static func straighten(_ gray: [UInt8], width w: Int, height h: Int, bend: Bend,
                            paper: UInt8) -> (bytes: [UInt8], height: Int) {
         let low = bend.shift.min() ?? 0, high = bend.shift.max() ?? 0
@@ -151,7 +157,7 @@ enum Curvature {
         out.withUnsafeMutableBufferPointer { dst in
             gray.withUnsafeBufferPointer { src in
                 for x in 0..<w {
-                    let dy = top - Int(bend.shift[x].rounded())
+                    let dy = top - Int(bend.shift[x].rounded())  // as in `columnShifts`
                     for y in 0..<h { dst[(y + dy) * w + x] = src[y * w + x] }
                 }
             }

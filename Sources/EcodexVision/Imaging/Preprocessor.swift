@@ -42,6 +42,8 @@ struct PreprocessOptions: Sendable {
 struct PreprocessedImage {
     var image: PixImage
     var steps: [String]
+    /// Where the image's pixels came from in the image given to `Preprocessor.run`.
+    var map = PhotoMap()
 }
 
 /// Turns a decoded photo into a clean gray image for Tesseract.
@@ -71,6 +73,7 @@ enum Preprocessor {
     /// Runs the steps in order and lists those that ran.
     static func run(_ input: PixImage, options: PreprocessOptions = .init()) throws -> PreprocessedImage {
         var steps: [String] = []
+        var map = PhotoMap()
         var pix = input
 
         // A photo bigger than we will ever need is shrunk before anything else,
@@ -79,6 +82,7 @@ enum Preprocessor {
         if pix.pixelCount > options.measurePixels {
             let s = (Double(options.measurePixels) / Double(pix.pixelCount)).squareRoot()
             pix = try pix.map("pixScale") { pixScale($0, Float(s), Float(s)) }
+            map.append(.scale(Double(pix.width) / Double(input.width)))
             steps.append(String(format: "downscale x%.2f", s))
         }
 
@@ -113,13 +117,16 @@ enum Preprocessor {
             s = min(s, cap, 4)
             // Small corrections are not worth the blur of resampling.
             if s >= 1.3 || s <= 0.75 {
+                let before = pix.width
                 pix = try pix.map("pixScale") { pixScale($0, Float(s), Float(s)) }
+                map.append(.scale(Double(pix.width) / Double(before)))
                 steps.append(String(format: s > 1 ? "upscale x%.2f" : "downscale x%.2f", s))
                 textHeight = height * s
             }
         }
 
         if options.orient, let quarterTurns = try orientation(pix, threshold: split.threshold) {
+            map.append(.quarterTurns(quarterTurns, width: pix.width, height: pix.height))
             pix = try pix.map("pixRotateOrth") { pixRotateOrth($0, Int32(quarterTurns)) }
             steps.append("rotate \(quarterTurns * 90)°")
         }
@@ -132,7 +139,9 @@ enum Preprocessor {
         }
 
         if options.deskew, let angle = try skewAngle(pix) {
+            let from = (pix.width, pix.height)
             pix = try rotate(pix, degrees: angle)
+            map.append(.rotate(radians: angle * .pi / 180, from: from, to: (pix.width, pix.height)))
             steps.append(String(format: "deskew %.1f°", angle))
         }
 
@@ -143,11 +152,12 @@ enum Preprocessor {
                Curvature.worthCorrecting(bend, textHeight: height) {
                 let paper = UInt8(GrayStats(bytes, step: max(1, pix.pixelCount / 100_000)).percentile(0.6))
                 let straight = Curvature.straighten(bytes, width: pix.width, height: pix.height, bend: bend, paper: paper)
+                map.append(.columnShift(Curvature.columnShifts(bend, width: pix.width)))
                 pix = try PixImage.gray(straight.bytes, width: pix.width, height: straight.height)
                 steps.append(String(format: "straighten curved lines (bow %.0f px)", bend.bow))
             }
         }
-        return PreprocessedImage(image: pix, steps: steps)
+        return PreprocessedImage(image: pix, steps: steps, map: map)
     }
 
     // MARK: - Steps

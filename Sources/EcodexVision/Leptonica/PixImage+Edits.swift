@@ -1,4 +1,5 @@
 import Foundation
+import EcodexCore
 internal import CLeptonica
 
 /// Small image edits used to build test variants of real photos.
@@ -79,5 +80,25 @@ extension PixImage {
         guard let code = formats[format], pixWrite(path, pointer, code) == 0 else {
             throw VisionFailure.leptonica("pixWrite \(path)")
         }
+    }
+}
+
+extension PixImage {
+    /// A JPEG copy whose longer side is at most `maxSide` pixels, for showing the photo
+    /// on the HTML page. Colour stays colour; a palette or 16-bit image becomes 8-bit.
+    func preview(maxSide: Int) throws -> PhotoPreview {
+        let s = min(1, Double(maxSide) / Double(max(width, height)))
+        var small = s < 1 ? try map("pixScale") { pixScale($0, Float(s), Float(s)) } : self
+        if !(small.depth == 8 && pixGetColormap(small.pointer) == nil) && small.depth != 32 {
+            small = try small.map("pixConvertTo32") { pixConvertTo32($0) }
+        }
+        var data: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        guard pixWriteMemJpeg(&data, &size, small.pointer, 80, 0) == 0, let data else {
+            throw VisionFailure.leptonica("pixWriteMemJpeg")
+        }
+        defer { free(data) }
+        return PhotoPreview(jpeg: Array(UnsafeBufferPointer(start: data, count: size)),
+                            width: small.width, height: small.height, scale: Double(small.width) / Double(width))
     }
 }
