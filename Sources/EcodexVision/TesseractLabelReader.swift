@@ -207,6 +207,7 @@ public final class TesseractLabelReader: LabelReader {
                 retryBelowConfidence: retryBelowConfidence, pageSegMode: pageSegMode, budgetMs: budgetMs) else { break }
             twins.append(twin)
         }
+        for twin in twins { twin.keepsPreview = keepsPreview }
         // Each reader is used by exactly one worker thread.
         nonisolated(unsafe) let readers: [TesseractLabelReader] = [self] + twins
         let results = ResultSlots(count: paths.count)

@@ -81,4 +81,15 @@ import Testing
         #expect(run.status == 0)
         #expect(!run.stdout.contains("<figure>") && !run.stdout.contains("class=\"num\""))
     }
+
+    /// A burst's page shows the frame read best, with that frame's words outlined.
+    @Test func burstPageShowsTheBestFrame() throws {
+        let frames = ["g0589", "g0589-b1"].map { ScanBinary.path("goldset/synth/\($0).jpg") }
+        let run = try scan.run(["burst"] + frames + ["--region", "EU", "--format", "html"], timeout: 120)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.components(separatedBy: "data:image/jpeg;base64,").count == 2)
+        let cards = run.stdout.components(separatedBy: "<article").count - 1
+        #expect(cards >= 3)
+        for n in 1...max(1, cards) { #expect(run.stdout.contains("class=\"found\" data-number=\"\(n)\""), "card \(n)") }
+    }
 }

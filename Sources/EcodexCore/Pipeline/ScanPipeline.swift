@@ -119,6 +119,15 @@ public final class ScanPipeline {
         report.ocr = OCRSummary(best.ocr, lowConfidence: low)
         report.ocr?.frames = readings.count
         report.ocr?.frame = paths[best.frame]
+        if let preview = best.ocr.preview, let b = readings.firstIndex(where: { $0.frame == best.frame }) {
+            // The page shows the frame read best, with the words that frame read for each additive.
+            let inFrame = report.additives.map { f -> Finding in
+                var f = f
+                f.spans = parsed[b].mentions.filter { f.code.lineage.contains($0.code) || $0.code.lineage.contains(f.code) }.map(\.span)
+                return f
+            }
+            report.photo = PhotoView.make(preview: preview, words: best.ocr.words, findings: inFrame)
+        }
         if readings.count < paths.count {
             report.warnings.insert("\(paths.count - readings.count) of \(paths.count) photos could not be read and were skipped.", at: 0)
         }
