@@ -1,4 +1,5 @@
 import ArgumentParser
+import EcodexBench
 import EcodexCore
 import EcodexStore
 import EcodexVision
