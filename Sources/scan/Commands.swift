@@ -31,7 +31,7 @@ struct ImageCommand: ParsableCommand {
         }
         for (i, image) in images.enumerated() {
             do {
-                let report = try scanner.scanImage(at: image, options: options)
+                let report = try scanner.scan(.image(path: image), options: options)
                 Wiring.remember(report, history: history)
                 out.report(report, separate: i > 0)
             } catch {
@@ -76,7 +76,7 @@ struct BurstCommand: ParsableCommand {
         var out = Output(format: shopper.format, showText: reading.showText)
         do {
             let (scanner, history) = try Wiring.imageScanner(reading: reading, shopper: shopper, region: options.preferences.region)
-            let report = try scanner.scanBurst(at: frames, options: options)
+            let report = try scanner.scan(.burst(paths: frames), options: options)
             Wiring.remember(report, history: history)
             out.report(report, separate: false)
         } catch {
@@ -104,7 +104,7 @@ struct TextCommand: ParsableCommand {
         try Output.single(shopper.format, input: input) { out in
             let body = text == "-" ? try Wiring.readStandardInput() : text
             let scanner = try ScanPipeline(catalog: try Wiring.openStore(dataDir: shopper.dataDir))
-            let report = try scanner.scanText(body, input: input, options: options)
+            let report = try scanner.scan(.text(body, label: input), options: options)
             Wiring.remember(report, history: Wiring.openHistory(dataDir: shopper.dataDir))
             out.report(report, separate: false)
         }
@@ -125,19 +125,11 @@ struct BarcodeCommand: ParsableCommand {
     func run() throws {
         let options = try shopper.scanOptions()
         try Output.single(shopper.format, input: barcode) { out in
-            var digits = barcode
-            if !barcode.allSatisfy({ $0.isNumber || $0 == " " || $0 == "-" }) {
-                guard let found = try ZBarReader().barcodes(inImageAt: barcode).first else {
-                    throw EcodexError.capture("No barcode was found in this photo. Take it again closer, or type the digits.")
-                }
-                // A UPC-E is looked up as the UPC-A it stands for (its 8 digits are not an EAN-8).
-                digits = GTIN(symbology: found.symbology, digits: found.digits)?.key ?? found.digits
-            }
             let history = Wiring.openHistory(dataDir: shopper.dataDir)
             let store = try Wiring.openStore(dataDir: shopper.dataDir)
             let products = try Wiring.products(shopper: shopper, history: history, catalog: store, region: options.preferences.region)
-            let scanner = try ScanPipeline(catalog: store, products: products)
-            let report = try scanner.scanBarcode(digits, options: options)
+            let scanner = try ScanPipeline(catalog: store, barcodeReader: ZBarReader(), products: products)
+            let report = try scanner.scan(.barcode(barcode), options: options)
             Wiring.remember(report, history: history)
             out.report(report, separate: false)
         }
@@ -159,7 +151,7 @@ struct CodeCommand: ParsableCommand {
         let options = try shopper.scanOptions()
         try Output.single(shopper.format, input: code) { out in
             let store = try Wiring.openStore(dataDir: shopper.dataDir)
-            let report = try ScanPipeline(catalog: store).scanCode(code, options: options)
+            let report = try ScanPipeline(catalog: store).scan(.code(code), options: options)
             out.report(report, separate: false)
             if shopper.format == .text, let parsed = ECode(code), let record = try store.additive(code: parsed) {
                 print("\n" + RecordRenderer.text(record))
