@@ -96,10 +96,15 @@ struct TextCommand: ParsableCommand {
     @Argument(help: "The ingredient list, or - to read it from standard input.")
     var text: String
 
+    @Flag(name: .customLong("jsonl"),
+          help: "Read many texts: the argument is a JSON Lines file (or - for standard input), one {\"text\": \"...\"} a line; one result per line, not saved to history.")
+    var jsonLines = false
+
     @OptionGroup var shopper: ShopperOptions
 
     func run() throws {
         let options = try shopper.scanOptions()
+        if jsonLines { return try runLines(options: options) }
         let input = text == "-" ? "stdin" : "text"
         try Output.single(shopper.format, input: input) { out in
             let body = text == "-" ? try Wiring.readStandardInput() : text
@@ -108,6 +113,43 @@ struct TextCommand: ParsableCommand {
             Wiring.remember(report, history: Wiring.openHistory(dataDir: shopper.dataDir))
             out.report(report, separate: false)
         }
+    }
+}
+
+extension TextCommand {
+    /// `scan text --jsonl FILE|-`: every line's text through one pipeline, each result (or
+    /// failure) printed as it is made, like a batch of photos; the exit code is the first
+    /// failed line's. Lines are named `FILE:LINE` (`stdin:3`).
+    func runLines(options: ScanOptions) throws {
+        let name = text == "-" ? "stdin" : text
+        var out = Output(format: shopper.format)
+        var fd: Int32 = 0
+        let scanner: ScanPipeline
+        do {
+            if text != "-" { fd = try InputFile.open(text, role: .texts).fd }
+            scanner = try ScanPipeline(catalog: try Wiring.openStore(dataDir: shopper.dataDir))
+        } catch {
+            out.failure(error, input: name)
+            throw ExitCode(out.finish())
+        }
+        defer { if fd != 0 { close(fd) } }
+        var scanned = 0
+        do {
+            try TextLines.forEach(fd: fd) { number, line in
+                let input = "\(name):\(number)"
+                do {
+                    let report = try scanner.scan(.text(try line.get(), label: input), options: options)
+                    out.report(report, separate: scanned > 0)
+                    scanned += 1
+                } catch {
+                    out.failure(error, input: input)
+                }
+            }
+        } catch {
+            out.failure(error, input: name)
+        }
+        let code = out.finish()
+        if code != 0 { throw ExitCode(code) }
     }
 }
 
