@@ -27,6 +27,8 @@ let package = Package(
             dependencies: ["EcodexCore", "CSQLite3"],
             resources: [.copy("Resources/base-pack.json")]
         ),
+        // The gold-set bench (`scan bench`): truth files, scores, the baseline and the report.
+        .target(name: "EcodexBench", dependencies: ["EcodexCore"]),
         .target(name: "EcodexVision", dependencies: ["EcodexCore", "CTesseract", "CLeptonica", "CZBar"]),
         // The only target that links the network stack: one HTTP GET with the download rules,
         // the Open Food Facts client and the pack fetcher.
@@ -34,11 +36,12 @@ let package = Package(
         .executableTarget(
             name: "scan",
             dependencies: [
-                "EcodexCore", "EcodexStore", "EcodexVision", "EcodexOnline",
+                "EcodexCore", "EcodexStore", "EcodexVision", "EcodexOnline", "EcodexBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "EcodexCoreTests", dependencies: ["EcodexCore"], exclude: ["Fixtures"]),
+        .testTarget(name: "EcodexBenchTests", dependencies: ["EcodexBench", "EcodexCore"]),
         .testTarget(name: "EcodexStoreTests", dependencies: ["EcodexStore", "EcodexOnline", "EcodexCore"]),
         .testTarget(name: "EcodexVisionTests", dependencies: ["EcodexVision", "EcodexCore"]),
         .testTarget(name: "ScanTests", dependencies: ["EcodexCore"]),

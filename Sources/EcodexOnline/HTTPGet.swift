@@ -150,39 +150,49 @@ private final class Transfer: NSObject, URLSessionDataDelegate, @unchecked Senda
         self.limits = limits
     }
 
-    /// Records the first broken rule and wakes the caller at once: cancelling can take long
-    /// while libcurl still streams in (the session's queue is busy with the body), and the
-    /// answer is already known.
-    private func breakRule(_ failure: HTTPGet.Failure) {
-        if broken == nil {
-            broken = failure
-            done.signal()
-        }
+    /// For tests: a pause between recording a broken rule and answering URLSession, to widen
+    /// the window in which a caller woken too early would cancel the task.
+    nonisolated(unsafe) static var pauseBeforeAnswering: TimeInterval = 0
+
+    /// Records the first broken rule; true when this call broke it first. The delegate then
+    /// answers URLSession's completion handler (if it has one) and only then wakes the caller
+    /// (`wake`): the caller's cleanup cancels the task, and FoundationNetworking traps when a
+    /// task is cancelled while the answer to a redirect or response callback is still due.
+    /// The caller is still woken long before the task ends (cancelling can take long while
+    /// libcurl streams in), since the answer is already known.
+    private func breakRule(_ failure: HTTPGet.Failure) -> Bool {
         data = Data()
+        guard broken == nil else { return false }
+        broken = failure
+        return true
+    }
+
+    private func wake(_ first: Bool) {
+        if first { done.signal() }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
         lock.lock()
         redirects += 1
-        var follow = false
+        var follow = false, first = false
         if let next = request.url {
             if redirects > limits.redirects {
-                breakRule(.tooManyRedirects(limits.redirects))
+                first = breakRule(.tooManyRedirects(limits.redirects))
             } else if !HTTPGet.mayRedirect(from: current, to: next) {
-                breakRule(.refusedRedirect(from: URLText.redacted(current.absoluteString), to: URLText.redacted(next.absoluteString)))
+                first = breakRule(.refusedRedirect(from: URLText.redacted(current.absoluteString),
+                                                  to: URLText.redacted(next.absoluteString)))
             } else {
                 current = next
                 follow = true
             }
         }
         lock.unlock()
-        if follow {
-            completionHandler(request)
-        } else {
-            completionHandler(nil)
-            task.cancel()
-        }
+        if !follow, Self.pauseBeforeAnswering > 0 { Thread.sleep(forTimeInterval: Self.pauseBeforeAnswering) }
+        // nil ends the task with the 3xx as its answer (which `result()` never hands on); no
+        // cancel here: it would race the completion handler's own step on the task's queue.
+        completionHandler(follow ? request : nil)
+        wake(first)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
@@ -194,25 +204,29 @@ private final class Transfer: NSObject, URLSessionDataDelegate, @unchecked Senda
            let seconds = TimeInterval(value.trimmingCharacters(in: .whitespaces)) {
             retryAfter = max(0, seconds)
         }
-        if response.expectedContentLength > Int64(limits.bytes) { breakRule(.tooLarge(limit: limits.bytes)) }
+        let first = response.expectedContentLength > Int64(limits.bytes) && breakRule(.tooLarge(limit: limits.bytes))
         // A final answer that is still a redirect was one we refused to follow.
         let refuse = broken != nil
         lock.unlock()
         completionHandler(refuse ? .cancel : .allow)
+        wake(first)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         lock.lock()
-        var cancel = broken != nil
+        var cancel = broken != nil, first = false
         if !cancel {
             if self.data.count + data.count > limits.bytes {
-                breakRule(.tooLarge(limit: limits.bytes))
+                first = breakRule(.tooLarge(limit: limits.bytes))
                 cancel = true
             } else {
                 self.data.append(data)
             }
         }
         lock.unlock()
+        // No completion handler is due here: wake the caller first, since cancelling waits for
+        // the task's queue, which may be busy taking in the body.
+        wake(first)
         if cancel { dataTask.cancel() }
     }
 
@@ -239,4 +253,10 @@ private final class Transfer: NSObject, URLSessionDataDelegate, @unchecked Senda
         if (300...399).contains(status) { return .failure(.refusedRedirect(from: URLText.redacted(current.absoluteString), to: "?")) }
         return .success(HTTPGet.Response(status: status, body: data, retryAfter: retryAfter))
     }
+}
+
+/// For tests (`@testable import`): sets the pause a transfer takes between recording a broken
+/// rule and answering URLSession (`Transfer.pauseBeforeAnswering`).
+enum HTTPGetTransferHook {
+    static func pause(_ seconds: TimeInterval) { Transfer.pauseBeforeAnswering = seconds }
 }

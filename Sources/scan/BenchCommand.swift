@@ -1,4 +1,5 @@
 import ArgumentParser
+import EcodexBench
 import EcodexCore
 import EcodexStore
 import EcodexVision
@@ -117,7 +118,7 @@ struct BenchCommand: ParsableCommand {
         var ecodex: [ImageScore] = []
         for item in items {
             progress.step(item.file)
-            ecodex.append(measured(item) { try scanner.scanImage(at: path(item), options: ScanOptions()) })
+            ecodex.append(measured(item) { try scanner.scan(.image(path: path(item)), options: ScanOptions()) })
         }
         // Bursts: every frame of the same label at once, as `scan burst` reads them.
         var bursts: [ImageScore] = []
@@ -127,7 +128,7 @@ struct BenchCommand: ParsableCommand {
             for item in burstItems {
                 burstProgress.step(item.file + " (burst)")
                 let frames = item.burstFrames.map(path).filter { FileManager.default.fileExists(atPath: $0) }
-                bursts.append(measured(item) { try scanner.scanBurst(at: frames, options: ScanOptions()) })
+                bursts.append(measured(item) { try scanner.scan(.burst(paths: frames), options: ScanOptions()) })
             }
             burstProgress.finish()
         }

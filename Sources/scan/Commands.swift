@@ -31,7 +31,7 @@ struct ImageCommand: ParsableCommand {
         }
         for (i, image) in images.enumerated() {
             do {
-                let report = try scanner.scanImage(at: image, options: options)
+                let report = try scanner.scan(.image(path: image), options: options)
                 Wiring.remember(report, history: history)
                 out.report(report, separate: i > 0)
             } catch {
@@ -76,7 +76,7 @@ struct BurstCommand: ParsableCommand {
         var out = Output(format: shopper.format, showText: reading.showText)
         do {
             let (scanner, history) = try Wiring.imageScanner(reading: reading, shopper: shopper, region: options.preferences.region)
-            let report = try scanner.scanBurst(at: frames, options: options)
+            let report = try scanner.scan(.burst(paths: frames), options: options)
             Wiring.remember(report, history: history)
             out.report(report, separate: false)
         } catch {
@@ -96,18 +96,60 @@ struct TextCommand: ParsableCommand {
     @Argument(help: "The ingredient list, or - to read it from standard input.")
     var text: String
 
+    @Flag(name: .customLong("jsonl"),
+          help: "Read many texts: the argument is a JSON Lines file (or - for standard input), one {\"text\": \"...\"} a line; one result per line, not saved to history.")
+    var jsonLines = false
+
     @OptionGroup var shopper: ShopperOptions
 
     func run() throws {
         let options = try shopper.scanOptions()
+        if jsonLines { return try runLines(options: options) }
         let input = text == "-" ? "stdin" : "text"
         try Output.single(shopper.format, input: input) { out in
             let body = text == "-" ? try Wiring.readStandardInput() : text
             let scanner = try ScanPipeline(catalog: try Wiring.openStore(dataDir: shopper.dataDir))
-            let report = try scanner.scanText(body, input: input, options: options)
+            let report = try scanner.scan(.text(body, label: input), options: options)
             Wiring.remember(report, history: Wiring.openHistory(dataDir: shopper.dataDir))
             out.report(report, separate: false)
         }
+    }
+}
+
+extension TextCommand {
+    /// `scan text --jsonl FILE|-`: every line's text through one pipeline, each result (or
+    /// failure) printed as it is made, like a batch of photos; the exit code is the first
+    /// failed line's. Lines are named `FILE:LINE` (`stdin:3`).
+    func runLines(options: ScanOptions) throws {
+        let name = text == "-" ? "stdin" : text
+        var out = Output(format: shopper.format)
+        var fd: Int32 = 0
+        let scanner: ScanPipeline
+        do {
+            if text != "-" { fd = try InputFile.open(text, role: .texts).fd }
+            scanner = try ScanPipeline(catalog: try Wiring.openStore(dataDir: shopper.dataDir))
+        } catch {
+            out.failure(error, input: name)
+            throw ExitCode(out.finish())
+        }
+        defer { if fd != 0 { close(fd) } }
+        var scanned = 0
+        do {
+            try TextLines.forEach(fd: fd) { number, line in
+                let input = "\(name):\(number)"
+                do {
+                    let report = try scanner.scan(.text(try line.get(), label: input), options: options)
+                    out.report(report, separate: scanned > 0)
+                    scanned += 1
+                } catch {
+                    out.failure(error, input: input)
+                }
+            }
+        } catch {
+            out.failure(error, input: name)
+        }
+        let code = out.finish()
+        if code != 0 { throw ExitCode(code) }
     }
 }
 
@@ -125,19 +167,11 @@ struct BarcodeCommand: ParsableCommand {
     func run() throws {
         let options = try shopper.scanOptions()
         try Output.single(shopper.format, input: barcode) { out in
-            var digits = barcode
-            if !barcode.allSatisfy({ $0.isNumber || $0 == " " || $0 == "-" }) {
-                guard let found = try ZBarReader().barcodes(inImageAt: barcode).first else {
-                    throw EcodexError.capture("No barcode was found in this photo. Take it again closer, or type the digits.")
-                }
-                // A UPC-E is looked up as the UPC-A it stands for (its 8 digits are not an EAN-8).
-                digits = GTIN(symbology: found.symbology, digits: found.digits)?.key ?? found.digits
-            }
             let history = Wiring.openHistory(dataDir: shopper.dataDir)
             let store = try Wiring.openStore(dataDir: shopper.dataDir)
             let products = try Wiring.products(shopper: shopper, history: history, catalog: store, region: options.preferences.region)
-            let scanner = try ScanPipeline(catalog: store, products: products)
-            let report = try scanner.scanBarcode(digits, options: options)
+            let scanner = try ScanPipeline(catalog: store, barcodeReader: ZBarReader(), products: products)
+            let report = try scanner.scan(.barcode(barcode), options: options)
             Wiring.remember(report, history: history)
             out.report(report, separate: false)
         }
@@ -159,7 +193,7 @@ struct CodeCommand: ParsableCommand {
         let options = try shopper.scanOptions()
         try Output.single(shopper.format, input: code) { out in
             let store = try Wiring.openStore(dataDir: shopper.dataDir)
-            let report = try ScanPipeline(catalog: store).scanCode(code, options: options)
+            let report = try ScanPipeline(catalog: store).scan(.code(code), options: options)
             out.report(report, separate: false)
             if shopper.format == .text, let parsed = ECode(code), let record = try store.additive(code: parsed) {
                 print("\n" + RecordRenderer.text(record))

@@ -60,8 +60,7 @@ struct ShopperOptions: ParsableArguments {
         }
         if let strictDiet { saved.strictDiet = strictDiet }
         if let child { saved.childMode = child }
-        return Preferences(region: saved.region ?? Self.localeRegion(env), diets: saved.diets, strictDiet: saved.strictDiet,
-                           sensitivities: saved.sensitivities, childMode: saved.childMode)
+        return saved.preferences(environment: env)
     }
 
     /// True when this run may use the network: `--online`/`--no-online`, else the saved `online` setting.
@@ -79,13 +78,5 @@ struct ShopperOptions: ParsableArguments {
             if !regions.contains(r) { regions.append(r) }
         }
         return ScanOptions(preferences: try preferences(), compareRegions: regions)
-    }
-
-    /// The locale's region (LC_ALL, then LANG), else EU. Never location.
-    static func localeRegion(_ env: [String: String]) -> Region {
-        for key in ["LC_ALL", "LANG"] {
-            if let v = env[key], !v.isEmpty, let r = Region(locale: v) { return r }
-        }
-        return .eu
     }
 }

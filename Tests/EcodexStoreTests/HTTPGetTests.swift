@@ -20,6 +20,32 @@ import Testing
         #expect(elsewhere.hits("/x") == 0)
     }
 
+    /// A refused redirect must leave URLSession's redirect callback to finish before the task
+    /// is cancelled: waking the caller first let its cleanup cancel the task while the callback
+    /// was still due, and FoundationNetworking trapped ("Received callback for HTTP
+    /// redirection, but we're not waiting for it"), killing `scan` (seen once in the suite on
+    /// a loaded machine). A pause before the delegate answers widens that window to 0.3 s.
+    @Test(.serialized, arguments: [0.3, 0]) func refusedRedirectsNeverTrap(pause: TimeInterval) throws {
+        HTTPGetTransferHook.pause(pause)
+        defer { HTTPGetTransferHook.pause(0) }
+        let server = try ProductTestServer(routes: ["/out": [.redirect("http://127.0.0.2:9/x")]], maxConnections: 1_000)
+        defer { server.stop() }
+        server.set("/loop", [.redirect(server.baseURL + "/loop")])
+        let refused = URL(string: server.baseURL + "/out")!, loop = URL(string: server.baseURL + "/loop")!
+        let failures = Counter()
+        DispatchQueue.concurrentPerform(iterations: pause > 0 ? 2 : 8) { worker in
+            for i in 0..<(pause > 0 ? 2 : 40) {
+                let result = HTTPGet.get((worker + i) % 2 == 0 ? refused : loop,
+                                         limits: HTTPGet.Limits(bytes: 1 << 20, seconds: 10, redirects: 1))
+                switch result {
+                case .failure(.refusedRedirect), .failure(.tooManyRedirects): break
+                default: failures.add()
+                }
+            }
+        }
+        #expect(failures.value == 0)
+    }
+
     @Test func redirectsWithinTheRulesAreFollowedAndCapped() throws {
         let server = try ProductTestServer()
         defer { server.stop() }
@@ -72,4 +98,12 @@ import Testing
     func credentialsAreNeverShown(url: String, shown: String) {
         #expect(URLText.redacted(url) == shown)
     }
+}
+
+/// A count shared by threads.
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var n = 0
+    func add() { lock.lock(); n += 1; lock.unlock() }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return n }
 }

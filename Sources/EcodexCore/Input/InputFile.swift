@@ -17,6 +17,8 @@ public enum InputFile {
         case productList
         /// The preferences file: `parse_error`.
         case preferences
+        /// A file of ingredient texts (`scan text --jsonl`): `parse_error`.
+        case texts
 
         var noun: String {
             switch self {
@@ -24,6 +26,7 @@ public enum InputFile {
             case .pack: "pack file"
             case .productList: "product file"
             case .preferences: "preferences file"
+            case .texts: "text file"
             }
         }
 
@@ -32,6 +35,7 @@ public enum InputFile {
             case .photo: .capture(message, detail: detail)
             case .pack, .productList: .update(message, detail: detail)
             case .preferences: .parse(message, advice: .resetPreferences, detail: detail)
+            case .texts: .parse(message, detail: detail)
             }
         }
     }

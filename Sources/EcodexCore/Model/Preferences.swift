@@ -39,3 +39,24 @@ public struct Preferences: Codable, Sendable, Equatable {
         self.childMode = childMode
     }
 }
+
+extension Region {
+    /// The region a scan applies when none is chosen (`auto`): the saved region, then the
+    /// locale's (`LC_ALL`, then `LANG`), else EU. Never location.
+    public static func resolve(saved: Region?, environment env: [String: String]) -> Region {
+        if let saved { return saved }
+        for key in ["LC_ALL", "LANG"] {
+            if let v = env[key], !v.isEmpty, let r = Region(locale: v) { return r }
+        }
+        return .eu
+    }
+}
+
+extension PreferencesFile {
+    /// The preferences a scan applies: these saved values (with any overrides set on them),
+    /// the region resolved by `Region.resolve(saved:environment:)`.
+    public func preferences(environment: [String: String]) -> Preferences {
+        Preferences(region: Region.resolve(saved: region, environment: environment), diets: diets, strictDiet: strictDiet,
+                    sensitivities: sensitivities, childMode: childMode)
+    }
+}

@@ -197,6 +197,22 @@ public final class ScanPipeline {
         return report
     }
 
+    /// The warning when a barcode photo shows no barcode the reader can decode.
+    static let noBarcodeInPhoto = "No barcode was found in this photo. Take it again closer, or type the digits."
+
+    /// Looks up a product by a photo of its barcode (`scan barcode photo.jpg`): the first
+    /// barcode the reader decodes, then as typed digits. A UPC-E is looked up as the UPC-A
+    /// it stands for (its 8 digits are not an EAN-8).
+    ///
+    /// - Throws: `capture_error` when the photo cannot be read or shows no barcode, else as `scanBarcode`.
+    public func scanBarcodePhoto(at path: String, options: ScanOptions) throws -> ScanReport {
+        guard let barcodeReader else { throw EcodexError.capture("The barcode reader is not available.") }
+        guard let found = try barcodeReader.barcodes(inImageAt: path).first else {
+            throw EcodexError.capture(ScanPipeline.noBarcodeInPhoto)
+        }
+        return try scanBarcode(GTIN(symbology: found.symbology, digits: found.digits)?.key ?? found.digits, options: options)
+    }
+
     /// Longest ingredient text read, in UTF-8 bytes (typed, piped or from a product). The
     /// longest real ingredient lists are a few kilobytes; parsing costs memory in proportion
     /// to the text, and this keeps a whole scan well under 100 MB.

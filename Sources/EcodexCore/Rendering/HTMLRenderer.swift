@@ -135,7 +135,7 @@ public enum HTMLRenderer {
     /// Works on Unicode scalars, not `Character`s: `"` followed by a combining accent is one
     /// `Character` that compares unequal to `"`, yet the browser still reads the `"` scalar.
     /// Control characters other than tab and newline are dropped.
-    static func esc(_ s: String) -> String {
+    package static func esc(_ s: String) -> String {
         var out = String.UnicodeScalarView()
         for u in s.unicodeScalars {
             switch u {

@@ -1,3 +1,4 @@
+import EcodexCore
 import Foundation
 
 /// Renders a bench run as one self-contained HTML page: inline SVG bar charts, tables,

@@ -1,3 +1,5 @@
+import EcodexCore
+
 /// The way a typical label-scanning app finds additives: the requirements' plain
 /// E-number pattern (`\bE\s*0*\d{3}[A-Z]?\b`, REQUIREMENTS §6.2) over upper-cased OCR text,
 /// no names, no INS numbers, no repair of OCR slips. The bench runs it on the bare

@@ -1,3 +1,5 @@
+import EcodexCore
+
 /// True positives, false positives and false negatives, micro-averaged: counts add up
 /// over (image, code) pairs before the ratios are taken.
 public struct Counts: Codable, Sendable, Equatable {

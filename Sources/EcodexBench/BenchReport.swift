@@ -1,3 +1,4 @@
+import EcodexCore
 import Foundation
 
 /// One image's outcome for one system, as `bench.json` stores it.

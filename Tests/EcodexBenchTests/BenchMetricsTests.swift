@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import EcodexCore
+@testable import EcodexBench
+import EcodexCore
 
 private func codes(_ s: String...) -> Set<ECode> { Set(s.compactMap(ECode.init)) }
 

@@ -1,0 +1,36 @@
+/// What one scan starts from: the one entry to the pipeline (`ScanPipeline.scan(_:options:)`).
+public enum ScanInput: Sendable, Equatable {
+    /// A label photo.
+    case image(path: String)
+    /// Several photos of one label, fused into one result.
+    case burst(paths: [String])
+    /// Typed or piped ingredient text; `label` names the input in the result ("text", "stdin").
+    case text(String, label: String = "text")
+    /// One additive code (`E120`, `INS 211`).
+    case code(String)
+    /// Barcode digits typed by hand.
+    case barcodeDigits(String)
+    /// A photo of a barcode: decoded, then looked up like typed digits.
+    case barcodePhoto(path: String)
+
+    /// What the shopper gave `scan barcode`: digits (with spaces or dashes between groups)
+    /// are typed digits; anything else is taken for a photo of the barcode.
+    public static func barcode(_ argument: String) -> ScanInput {
+        argument.allSatisfy({ $0.isNumber || $0 == " " || $0 == "-" }) ? .barcodeDigits(argument) : .barcodePhoto(path: argument)
+    }
+}
+
+extension ScanPipeline {
+    /// Scans one input: the only entry the command line uses. Each case goes through the
+    /// stages its kind needs (a photo through reading, a code straight to the catalog).
+    public func scan(_ input: ScanInput, options: ScanOptions) throws -> ScanReport {
+        switch input {
+        case .image(let path): try scanImage(at: path, options: options)
+        case .burst(let paths): try scanBurst(at: paths, options: options)
+        case .text(let text, let label): try scanText(text, input: label, options: options)
+        case .code(let code): try scanCode(code, options: options)
+        case .barcodeDigits(let digits): try scanBarcode(digits, options: options)
+        case .barcodePhoto(let path): try scanBarcodePhoto(at: path, options: options)
+        }
+    }
+}
