@@ -117,7 +117,7 @@ public enum BenchHTML {
             h += "<td>\(fmt(t.p95 / 1000, 2))</td><td>\(fmt(t.max / 1000, 2))</td></tr>\n"
         }
         h += "</table>\n"
-        if let mb = r.peakMemoryMB { h += "<p>Peak memory of the bench process: \(fmt(mb, 0)) MB. Engine start-up: \(fmt(r.startupMs / 1000, 2)) s.</p>\n" }
+        if let mb = r.peakMemoryMB { h += "<p>Peak memory of the bench process: \(fmt(mb, 0)) MB. Start-up (store): \(fmt(r.startupMs / 1000, 2)) s; each OCR engine starts with the first photo that needs it.</p>\n" }
         return h
     }
 

@@ -54,7 +54,7 @@ public struct BenchReport: Codable, Sendable, Equatable {
     public var systems: [String: String]
     /// Peak resident memory of the bench process (Ecodex runs in-process), MB.
     public var peakMemoryMB: Double?
-    /// One-time start-up of the OCR engine and store, ms (not part of time to result).
+    /// One-time start-up of the store, ms (not part of time to result; OCR engines start with the first photo that needs them).
     public var startupMs: Double
     public var gates: Gates
     /// Environment facts that affect timings: cores, OMP_THREAD_LIMIT, tesseract version.
@@ -158,7 +158,7 @@ public struct BenchReport: Codable, Sendable, Equatable {
             t += "\nEcodex CPU time per image: mean \(fmt(cpu.mean / 1000, 2)) s, median \(fmt(cpu.median / 1000, 2)) s, "
             t += "p95 \(fmt(cpu.p95 / 1000, 2)) s (wall time above grows when other work shares the cores).\n"
         }
-        if let mb = peakMemoryMB { t += "\nPeak memory \(fmt(mb, 0)) MB; engine start-up \(fmt(startupMs / 1000, 2)) s (not in time to result).\n" }
+        if let mb = peakMemoryMB { t += "\nPeak memory \(fmt(mb, 0)) MB; start-up (store) \(fmt(startupMs / 1000, 2)) s, not in time to result; each OCR engine starts with the first photo that needs it, inside that photo's time.\n" }
         t += "\n" + breakdown("condition", ecodex.byCondition, baseline?.byCondition, Self.conditionOrder)
         t += "\n" + breakdown("language", ecodex.byLanguage, baseline?.byLanguage, Self.languageOrder)
         return t

@@ -22,7 +22,9 @@ final class TesseractEngine {
     let pageSegMode: Int32
 
     /// Starts the LSTM engine for `languages` (already checked to exist in `dataPath`).
-    init(dataPath: String, languages: [String], pageSegMode: Int32) throws {
+    /// With `model`, the engine starts from those bytes (one model, named by `languages`)
+    /// instead of reading the files in `dataPath`.
+    init(dataPath: String, languages: [String], pageSegMode: Int32, model: [UInt8]? = nil) throws {
         guard let handle = TessBaseAPICreate() else {
             throw EcodexError.ocr("The OCR engine could not start. Try again, or type the ingredients.",
                                   detail: "TessBaseAPICreate returned NULL")
@@ -35,7 +37,17 @@ final class TesseractEngine {
         _ = TessBaseAPISetVariable(handle, "debug_file", "/dev/null")
         let joined = languages.joined(separator: "+")
         // OEM_LSTM_ONLY: the Debian "fast" models carry no legacy classifier.
-        let rc = TessBaseAPIInit2(handle, dataPath, joined, OEM_LSTM_ONLY)
+        let rc: Int32
+        if let model {
+            rc = model.withUnsafeBufferPointer { buf in
+                buf.withMemoryRebound(to: CChar.self) {
+                    TessBaseAPIInit5(handle, $0.baseAddress, Int32(clamping: $0.count), joined, OEM_LSTM_ONLY,
+                                     nil, 0, nil, nil, 0, 0)
+                }
+            }
+        } else {
+            rc = TessBaseAPIInit2(handle, dataPath, joined, OEM_LSTM_ONLY)
+        }
         guard rc == 0 else {
             TessBaseAPIDelete(handle)
             throw EcodexError.ocr(
