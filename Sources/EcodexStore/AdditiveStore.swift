@@ -279,9 +279,10 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
         (try? withConnection { AdditiveStore.isSound(location.additivesPath) }) ?? false
     }
 
-    /// SQLite's full `PRAGMA integrity_check` and FTS5's own check of the name index
-    /// against the `names` table; true when both pass. (A record damaged inside its
-    /// compressed bytes passes both, and fails when it is read: its checksum is in the record.)
+    /// SQLite's full `PRAGMA integrity_check`, FTS5's own check of the name index
+    /// against the `names` table, and every record decompressed against its zlib
+    /// checksum (bytes changed inside a record leave every page well-formed, and
+    /// only that checksum finds them); true when all pass.
     ///
     /// The check runs on a read-write connection when the file allows one: on SQLite
     /// 3.40 a read-only connection does not report a row that breaks a CHECK
@@ -295,6 +296,16 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
             guard try check.step(), check.text(0) == "ok", try !check.step() else { return false }
             // 'integrity-check' with rank 1 compares the index with its external content table.
             try db.execute("INSERT INTO names_fts (names_fts, rank) VALUES ('integrity-check', 1)")
+            // A store of the first layout (kept for rollback) holds plain JSON, which the
+            // integrity check already validated (a CHECK constraint).
+            guard try db.userVersion() >= 2 else { return true }
+            let dictionary = try db.prepare("SELECT dictionary FROM record_dictionary WHERE id = 1")
+            guard try dictionary.step() else { return false }
+            let codec = RecordCodec(dictionary: dictionary.blob(0))
+            dictionary.reset()
+            try db.prepare("SELECT record FROM additives").forEachRow { row in
+                _ = try row.withBlob(0) { try codec.decompress($0) }
+            }
             return true
         } catch {
             return false
