@@ -254,7 +254,7 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
                 }
                 return ranked.best(limit)
             }
-            try bySubstring.forEachRow([.text(ftsAllTrigrams(scalars)), .int(200), .text(key)]) { row in
+            try bySubstring.forEachRow([.text(ftsTrigramFilter(scalars)), .int(200), .text(key)]) { row in
                 ranked.offer(try candidate(row, kind: .partial, score: partialScore(key, in: row.text(0))),
                              frequency: Int(row.int64(4)))
             }
@@ -358,7 +358,7 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
         var seen = Set<ECode>()
         let scalars = Array(key.unicodeScalars)
         let (statement, values): (Statement, [SQLValue]) = scalars.count < 3
-            ? (byShortKey, [.text(key)]) : (byKey, [.text(ftsAllTrigrams(scalars)), .text(key)])
+            ? (byShortKey, [.text(key)]) : (byKey, [.text(ftsTrigramFilter(scalars)), .text(key)])
         try statement.forEachRow(values) { row in
             guard let code = parseCode(row.text(1)), seen.insert(code).inserted else { return }
             let exact = row.int64(3) != 0
@@ -504,17 +504,18 @@ private func ftsString(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
     return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }
 
-/// An FTS5 query that every name containing `scalars` (3 or more) matches: enough of its
-/// trigrams to cover it, all required. names_fts keeps no positions (detail = none),
-/// so more names match, and the caller checks the substring itself.
-private func ftsAllTrigrams(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
+/// An FTS5 query that every name containing `scalars` (3 or more) matches: its first,
+/// middle and last trigrams, all required. names_fts keeps no positions (detail = none),
+/// so more names match, and the caller checks the substring or the key itself; more
+/// trigrams would rule out few more rows and cost a list of rows each.
+private func ftsTrigramFilter(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
     let start = scalars.startIndex, count = scalars.count
-    var offsets = Array(stride(from: 0, through: count - 3, by: 3))
-    if offsets.last != count - 3 { offsets.append(count - 3) }
+    var offsets = [0]
+    for offset in [(count - 3) / 2, count - 3] where !offsets.contains(offset) { offsets.append(offset) }
     return offsets.map { ftsString(scalars[(start + $0)..<(start + $0 + 3)]) }.joined(separator: " AND ")
 }
 
-private func ftsAllTrigrams(_ scalars: [Unicode.Scalar]) -> String { ftsAllTrigrams(scalars[...]) }
+private func ftsTrigramFilter(_ scalars: [Unicode.Scalar]) -> String { ftsTrigramFilter(scalars[...]) }
 
 /// An FTS5 query that every name within `maxEdits` edits of the query matches.
 ///
@@ -532,7 +533,7 @@ private func ftsTypoCandidates(_ scalars: [Unicode.Scalar], maxEdits: Int) -> St
         let size = scalars.count / pieceCount
         for i in 0..<pieceCount {
             let end = i == pieceCount - 1 ? scalars.count : (i + 1) * size
-            terms.append("(" + ftsAllTrigrams(scalars[(i * size)..<end]) + ")")
+            terms.append("(" + ftsTrigramFilter(scalars[(i * size)..<end]) + ")")
         }
     } else {
         for i in 0...(scalars.count - 3) {
