@@ -1,3 +1,4 @@
+#include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
@@ -18,6 +19,46 @@ static inline int ecodex_deflate(const unsigned char *dict, unsigned dict_len,
         deflateEnd(&s);
         return rc;
     }
+    s.next_in = (Bytef *)src;
+    s.avail_in = (uInt)src_len;
+    s.next_out = dst;
+    s.avail_out = (uInt)dst_cap;
+    rc = deflate(&s, Z_FINISH);
+    *out_len = s.total_out;
+    deflateEnd(&s);
+    return rc == Z_STREAM_END ? Z_OK : (rc == Z_OK ? Z_BUF_ERROR : rc);
+}
+
+/// A deflate stream with `dict` already set: setting a 32 KiB dictionary hashes all of it,
+/// which costs several times more than compressing a record, so it is done once and the
+/// primed stream is copied for each record (`ecodex_deflate_primed`). NULL when out of memory.
+static inline void *ecodex_deflater_new(const unsigned char *dict, unsigned dict_len) {
+    z_stream *s = calloc(1, sizeof *s);
+    if (s == NULL) return NULL;
+    if (deflateInit2(s, 9, Z_DEFLATED, 15, 9, Z_DEFAULT_STRATEGY) != Z_OK) {
+        free(s);
+        return NULL;
+    }
+    if (dict_len > 0 && deflateSetDictionary(s, dict, dict_len) != Z_OK) {
+        deflateEnd(s);
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+static inline void ecodex_deflater_free(void *primed) {
+    if (primed == NULL) return;
+    deflateEnd((z_stream *)primed);
+    free(primed);
+}
+
+/// `ecodex_deflate` on a copy of a stream from `ecodex_deflater_new` (the same bytes).
+static inline int ecodex_deflate_primed(void *primed, const unsigned char *src, unsigned long src_len,
+                                        unsigned char *dst, unsigned long dst_cap, unsigned long *out_len) {
+    z_stream s;
+    int rc = deflateCopy(&s, (z_stream *)primed);
+    if (rc != Z_OK) return rc;
     s.next_in = (Bytef *)src;
     s.avail_in = (uInt)src_len;
     s.next_out = dst;

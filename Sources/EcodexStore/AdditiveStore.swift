@@ -280,9 +280,9 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
     }
 
     /// SQLite's full `PRAGMA integrity_check`, FTS5's own check of the name index
-    /// against the `names` table, and every record decompressed against its zlib
+    /// against the `names` table, every record decompressed against its zlib
     /// checksum (bytes changed inside a record leave every page well-formed, and
-    /// only that checksum finds them); true when all pass.
+    /// only that checksum finds them), and no name without its record; true when all pass.
     ///
     /// The check runs on a read-write connection when the file allows one: on SQLite
     /// 3.40 a read-only connection does not report a row that breaks a CHECK
@@ -299,6 +299,9 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
             // A store of the first layout (kept for rollback) holds plain JSON, which the
             // integrity check already validated (a CHECK constraint).
             guard try db.userVersion() >= 2 else { return true }
+            guard try db.scalarInt("SELECT count(*) FROM names WHERE code NOT IN (SELECT code FROM additives)") == 0 else {
+                return false
+            }
             let dictionary = try db.prepare("SELECT dictionary FROM record_dictionary WHERE id = 1")
             guard try dictionary.step() else { return false }
             let codec = RecordCodec(dictionary: dictionary.blob(0))

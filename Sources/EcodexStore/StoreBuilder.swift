@@ -153,6 +153,7 @@ enum StoreBuilder {
         let updateAdditive: Statement
         let insertName: Statement
         let codec: RecordCodec
+        private let compressor: RecordCodec.Compressor
         let encoder = RecordWriter.makeEncoder()
         private let db: Connection
 
@@ -174,6 +175,7 @@ enum StoreBuilder {
                 guard try read.step() else { throw SQLiteError.corrupt("no record dictionary", sql: read.sql) }
                 self.codec = RecordCodec(dictionary: read.blob(0))
             }
+            compressor = try RecordCodec.Compressor(self.codec)
             insertAdditive = try db.prepare("""
                 INSERT INTO additives (code, number, parent, declared_parent, canonical_name, classes, evidence_level,
                                        label_frequency, record)
@@ -191,7 +193,7 @@ enum StoreBuilder {
 
         /// The `additives` row's values, in the order both statements number them.
         private func columns(_ additive: Additive, parent: ECode?, json: [UInt8]?) throws -> [SQLValue] {
-            let record = try codec.compress(json ?? Array(encoder.encode(additive)))
+            let record = try compressor.compress(json ?? Array(encoder.encode(additive)))
             return [
                 .text(additive.code.description), .int(Int64(additive.code.number)),
                 parent.map { .text($0.description) } ?? .null, additive.parent.map { .text($0.description) } ?? .null,

@@ -98,6 +98,15 @@ import Testing
         #expect(try store.additive(code: ECode("E330")!)?.canonicalName == "Citric acid")
     }
 
+    /// `names.code` is not a foreign key (see AdditiveSchema): the check finds names left without their record.
+    @Test func theCheckFindsNamesWithoutTheirRecord() throws {
+        let scratch = try Fixtures.Scratch()
+        let store = try Fixtures.store(in: scratch)
+        #expect(store.integrityCheck())
+        try Connection(path: scratch.location.additivesPath.path, mode: .readWrite).execute("DELETE FROM additives WHERE code = 'E951'")
+        #expect(!store.integrityCheck())
+    }
+
     @Test func aStoreFromANewerVersionSaysSo() throws {
         let scratch = try Fixtures.Scratch()
         let location = scratch.location

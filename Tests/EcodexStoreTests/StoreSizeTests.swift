@@ -93,3 +93,23 @@ import Testing
         #expect(store.integrityCheck())
     }
 }
+
+@Suite struct RecordCodecTests {
+    @Test func aPrimedCompressorWritesTheSameBytesAndTheyRoundTrip() throws {
+        let records = (0..<20).map { i in Array(#"{"code":"E\#(100 + i)","names":{"en":["Colour \#(i)"]},"region_rules":{}}"#.utf8) }
+        let codec = RecordCodec(dictionary: RecordCodec.dictionary(from: records))
+        #expect(codec.dictionary.count <= RecordCodec.maximumDictionaryBytes)
+        let compressor = try RecordCodec.Compressor(codec)
+        for record in records {
+            let packed = try compressor.compress(record)
+            #expect(packed == (try codec.compress(record)))
+            #expect(try codec.decompress(packed) == record)
+        }
+        // Another store's dictionary does not read it: the zlib header names the dictionary.
+        let other = RecordCodec(dictionary: Array("something else entirely".utf8))
+        #expect(throws: RecordCodec.Failure.self) { try other.decompress(try compressor.compress(records[0])) }
+        // A record larger than the first guess at its size still comes back whole.
+        let big = Array(String(repeating: "{\"a\":1}", count: 20_000).utf8)
+        #expect(try codec.decompress(try compressor.compress(big)) == big)
+    }
+}
