@@ -219,10 +219,16 @@ public final class PackInstaller {
         // The copy is private until renamed, and flushed once before that.
         try db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA foreign_keys = ON")
         try db.transaction {
-            // Every stored name by code, read once: `names` has no index on its code (see AdditiveSchema).
+            // The stored names of the records the delta removes or changes, in one pass over
+            // `names`, which has no index on its code (see AdditiveSchema).
             struct StoredName { var id: Int64; var key: String; var row: StoreBuilder.NameRow }
             var stored: [String: [StoredName]] = [:]
-            try db.prepare("SELECT id, key, name, lang, context_only, exact, code FROM names ORDER BY id").forEachRow {
+            let touched = delta.removed.map(\.description) + delta.changed.map(\.code.description)
+            let touchedJSON = String(decoding: try JSONEncoder().encode(touched), as: UTF8.self)
+            try db.prepare("""
+                SELECT id, key, name, lang, context_only, exact, code FROM names
+                WHERE code IN (SELECT value FROM json_each(?)) ORDER BY id
+                """).forEachRow([.text(touchedJSON)]) {
                 stored[$0.text(6), default: []].append(StoredName(id: $0.int64(0), key: $0.text(1), row: StoreBuilder.NameRow(
                     name: $0.text(2), lang: $0.text(3), contextOnly: $0.int64(4) != 0, exact: $0.int64(5) != 0)))
             }
