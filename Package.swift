@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Who imports what (see README "Modules"):
-// EcodexCore is pure Swift and links no C library; EcodexStore owns SQLite,
+// EcodexCore is pure Swift and links no C library; EcodexStore owns SQLite (and zlib, for its records),
 // EcodexVision owns Leptonica, Tesseract and ZBar; EcodexOnline is the only one that
 // links the network stack; `scan` only wires them.
 let package = Package(
@@ -21,10 +21,11 @@ let package = Package(
         .systemLibrary(name: "CLeptonica", path: "Sources/CLeptonica"),
         .systemLibrary(name: "CZBar", path: "Sources/CZBar"),
         .systemLibrary(name: "CSQLite3", path: "Sources/CSQLite3"),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .target(name: "EcodexCore", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .target(
             name: "EcodexStore",
-            dependencies: ["EcodexCore", "CSQLite3"],
+            dependencies: ["EcodexCore", "CSQLite3", "CZlib"],
             resources: [.copy("Resources/base-pack.json")]
         ),
         // The gold-set bench (`scan bench`): truth files, scores, the baseline and the report.

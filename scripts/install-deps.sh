@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Ecodex needs, only those missing. Safe to re-run.
-# Libraries: Tesseract, Leptonica, ZBar, SQLite (-dev packages, linked as system libraries).
+# Libraries: Tesseract, Leptonica, ZBar, SQLite, zlib (-dev packages, linked as system libraries).
 # Language data: English, German, French, Spanish, Italian, Dutch, and the Latin-script
 # model (whole phone photos are read with it).
 # Tools used by tests and benchmarks: tesseract CLI (baseline), zbarimg, zint
@@ -9,7 +9,7 @@
 set -euo pipefail
 
 packages=(
-  libtesseract-dev libleptonica-dev libzbar-dev libsqlite3-dev pkg-config
+  libtesseract-dev libleptonica-dev libzbar-dev libsqlite3-dev zlib1g-dev pkg-config
   tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra
   tesseract-ocr-spa tesseract-ocr-ita tesseract-ocr-nld tesseract-ocr-script-latn
   zbar-tools zint imagemagick fonts-dejavu-core fonts-dejavu-extra fonts-urw-base35

@@ -24,11 +24,14 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
     /// Serialises access to `db`, the statements and the caches.
     private let shared: SerializedConnection
     private let decoder = JSONDecoder()
+    /// Decompresses the records (the store's own dictionary).
+    private let codec: RecordCodec
     private var records: [ECode: Additive] = [:]
     private var cachedLexicon: Lexicon?
     private let byCode: Statement
     private let byParent: Statement
     private let byKey: Statement
+    private let byShortKey: Statement
     private let bySubstring: Statement
     private let byTrigrams: Statement
     private let byPrefix: Statement
@@ -77,32 +80,47 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
             }
             versions = DataVersions(dataVersion: data, packVersion: pack)
             builtAt = meta["built_at"] ?? ""
+            let dictionary = try db.prepare("SELECT dictionary FROM record_dictionary WHERE id = 1")
+            guard try dictionary.step() else { throw StoreErrors.damaged(path, detail: "no record dictionary") }
+            codec = RecordCodec(dictionary: dictionary.blob(0))
+            dictionary.reset()
             byCode = try db.prepare("SELECT record FROM additives WHERE code = ?")
             byParent = try db.prepare("SELECT record FROM additives WHERE parent = ? ORDER BY number, code")
+            // A whole key: the rows holding all of its trigrams (?1), then the key itself (?2).
+            // Main names first, then by label frequency.
             byKey = try db.prepare("""
-                SELECT n.name, n.code, n.lang, n.kind, a.label_frequency
-                FROM names n JOIN additives a ON a.code = n.code
-                WHERE n.key = ? ORDER BY n.kind = 'alias', a.label_frequency DESC, n.id
+                SELECT n.name, n.code, n.lang, n.exact, a.label_frequency
+                FROM names_fts f JOIN names n ON n.id = f.rowid JOIN additives a ON a.code = n.code
+                WHERE names_fts MATCH ?1 AND n.key = ?2 ORDER BY n.exact DESC, a.label_frequency DESC, n.id
                 """)
-            // Names containing the query: the trigram tokenizer reads a quoted string as "contains".
-            // The most frequent on labels come first, since that is the tiebreak.
+            // Keys shorter than a trigram are not in names_fts; the partial index holds them.
+            byShortKey = try db.prepare("""
+                SELECT n.name, n.code, n.lang, n.exact, a.label_frequency
+                FROM names n JOIN additives a ON a.code = n.code
+                WHERE n.key = ?1 AND length(n.key) < 3 ORDER BY n.exact DESC, a.label_frequency DESC, n.id
+                """)
+            // Names containing the query: the rows holding all of its trigrams (?1), then the
+            // substring itself (?3). The most frequent on labels come first, since that is the tiebreak.
             bySubstring = try db.prepare("""
                 SELECT n.key, n.name, n.code, n.lang, a.label_frequency
                 FROM names_fts f JOIN names n ON n.id = f.rowid JOIN additives a ON a.code = n.code
-                WHERE names_fts MATCH ?1 ORDER BY a.label_frequency DESC LIMIT ?2
+                WHERE names_fts MATCH ?1 AND instr(n.key, ?3) > 0 ORDER BY a.label_frequency DESC, n.id LIMIT ?2
                 """)
-            // Typo candidates: names sharing a trigram with the query and close to it in
-            // length (k edits change the length by at most k). Ranking them with bm25
-            // would cost more than measuring their edit distance, so the caller does that.
+            // Typo candidates: names holding all the trigrams of one piece of the query and
+            // close to it in length (k edits change the length by at most k). Ranking them with
+            // bm25 would cost more than measuring their edit distance, so the caller does that.
             byTrigrams = try db.prepare("""
                 SELECT n.key, n.name, n.code, n.lang, a.label_frequency
                 FROM names_fts f JOIN names n ON n.id = f.rowid JOIN additives a ON a.code = n.code
                 WHERE names_fts MATCH ?1 AND length(n.key) BETWEEN ?2 AND ?3
                 """)
+            // Names starting with a query shorter than a trigram: a scan of the names (a
+            // b-tree over every key would add half their size again, for this one rare query).
+            // Ordered as that index used to give them, so the same 200 are kept.
             byPrefix = try db.prepare("""
                 SELECT n.key, n.name, n.code, n.lang, a.label_frequency
                 FROM names n JOIN additives a ON a.code = n.code
-                WHERE n.key >= ?1 AND n.key < ?1 || char(1114111) LIMIT ?2
+                WHERE n.key >= ?1 AND n.key < ?1 || char(1114111) ORDER BY n.key, n.exact, n.code, n.id LIMIT ?2
                 """)
         } catch let error as SQLiteError {
             // This SQL is known to be right, so a failure here means the file does
@@ -154,7 +172,7 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
     public func children(of code: ECode) throws -> [Additive] {
         try withConnection {
             var out: [Additive] = []
-            try byParent.forEachRow([.text(code.description)]) { out.append(try decode($0.text(0))) }
+            try byParent.forEachRow([.text(code.description)]) { out.append(try decode($0)) }
             return out
         }
     }
@@ -163,8 +181,8 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
     public func allAdditives() throws -> [Additive] {
         try withConnection {
             var out: [Additive] = []
-            try db.prepare("SELECT code, record FROM additives ORDER BY number, code").forEachRow {
-                let additive = try decode($0.text(1))
+            try db.prepare("SELECT record FROM additives ORDER BY number, code").forEachRow {
+                let additive = try decode($0)
                 records[additive.code] = additive
                 out.append(additive)
             }
@@ -236,7 +254,7 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
                 }
                 return ranked.best(limit)
             }
-            try bySubstring.forEachRow([.text(ftsPhrase(key)), .int(200)]) { row in
+            try bySubstring.forEachRow([.text(ftsTrigramFilter(scalars)), .int(200), .text(key)]) { row in
                 ranked.offer(try candidate(row, kind: .partial, score: partialScore(key, in: row.text(0))),
                              frequency: Int(row.int64(4)))
             }
@@ -261,8 +279,10 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
         (try? withConnection { AdditiveStore.isSound(location.additivesPath) }) ?? false
     }
 
-    /// SQLite's full `PRAGMA integrity_check` and FTS5's own check of the name index
-    /// against the `names` table; true when both pass.
+    /// SQLite's full `PRAGMA integrity_check`, FTS5's own check of the name index
+    /// against the `names` table, every record decompressed against its zlib
+    /// checksum (bytes changed inside a record leave every page well-formed, and
+    /// only that checksum finds them), and no name without its record; true when all pass.
     ///
     /// The check runs on a read-write connection when the file allows one: on SQLite
     /// 3.40 a read-only connection does not report a row that breaks a CHECK
@@ -276,6 +296,19 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
             guard try check.step(), check.text(0) == "ok", try !check.step() else { return false }
             // 'integrity-check' with rank 1 compares the index with its external content table.
             try db.execute("INSERT INTO names_fts (names_fts, rank) VALUES ('integrity-check', 1)")
+            // A store of the first layout (kept for rollback) holds plain JSON, which the
+            // integrity check already validated (a CHECK constraint).
+            guard try db.userVersion() >= 2 else { return true }
+            guard try db.scalarInt("SELECT count(*) FROM names WHERE code NOT IN (SELECT code FROM additives)") == 0 else {
+                return false
+            }
+            let dictionary = try db.prepare("SELECT dictionary FROM record_dictionary WHERE id = 1")
+            guard try dictionary.step() else { return false }
+            let codec = RecordCodec(dictionary: dictionary.blob(0))
+            dictionary.reset()
+            try db.prepare("SELECT record FROM additives").forEachRow { row in
+                _ = try row.withBlob(0) { try codec.decompress($0) }
+            }
             return true
         } catch {
             return false
@@ -289,23 +322,34 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
         try byCode.bind([.text(code.description)])
         defer { byCode.reset() }
         guard try byCode.step() else { return nil }
-        let additive = try decode(byCode.text(0))
+        let additive = try decode(byCode)
         records[code] = additive
         return additive
     }
 
-    /// The stored JSON of one record, without decoding it (for measuring the SQLite part of a lookup).
+    /// The stored JSON of one record, decompressed but not decoded (for measuring the SQLite part of a lookup).
     func recordJSON(_ code: ECode) throws -> String? {
         try withConnection {
             try byCode.bind([.text(code.description)])
             defer { byCode.reset() }
-            return try byCode.step() ? byCode.text(0) : nil
+            return try byCode.step() ? String(decoding: try json(byCode), as: UTF8.self) : nil
         }
     }
 
-    private func decode(_ json: String) throws -> Additive {
+    /// The JSON of the record in column 0 of the current row.
+    private func json(_ row: Statement) throws -> [UInt8] {
         do {
-            return try decoder.decode(Additive.self, from: Data(json.utf8))
+            return try row.withBlob(0) { try codec.decompress($0) }
+        } catch {
+            throw StoreErrors.damaged(location.additivesPath, detail: "record does not decompress: \(error)")
+        }
+    }
+
+    /// The record in column 0 of the current row.
+    private func decode(_ row: Statement) throws -> Additive {
+        let json = try json(row)
+        do {
+            return try decoder.decode(Additive.self, from: Data(json))
         } catch {
             throw StoreErrors.damaged(location.additivesPath, detail: "record does not decode: \(error)")
         }
@@ -315,9 +359,12 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
     private func exactMatches(_ key: String) throws -> [(match: NameMatch, frequency: Int)] {
         var out: [(match: NameMatch, frequency: Int)] = []
         var seen = Set<ECode>()
-        try byKey.forEachRow([.text(key)]) { row in
+        let scalars = Array(key.unicodeScalars)
+        let (statement, values): (Statement, [SQLValue]) = scalars.count < 3
+            ? (byShortKey, [.text(key)]) : (byKey, [.text(ftsTrigramFilter(scalars)), .text(key)])
+        try statement.forEachRow(values) { row in
             guard let code = parseCode(row.text(1)), seen.insert(code).inserted else { return }
-            let exact = row.text(3) == "exact"
+            let exact = row.int64(3) != 0
             out.append((NameMatch(code: code, name: row.text(0), lang: row.text(2),
                                   kind: exact ? .exact : .alias, score: exact ? 1 : 0.9), Int(row.int64(4))))
         }
@@ -382,7 +429,14 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
                 try FolderLock.withLock(FolderLock.additives, in: directory) {
                     do {
                         let writer = try Connection(path: path.path, mode: .readWrite)
-                        try writer.migrate(migrations)
+                        // Read again under the lock: another process may have upgraded it meanwhile.
+                        let current = try writer.userVersion()
+                        if current > 0, current < migrations[0].version {
+                            writer.close()
+                            try StoreBuilder.upgrade(path)
+                        } else {
+                            try writer.migrate(migrations)
+                        }
                     } catch let error as SQLiteError where error.isReadOnly {
                         throw StoreErrors.readOnlyUpgrade(path, detail: error.description)
                     }
@@ -447,19 +501,33 @@ private func partialScore(_ key: String, in name: String) -> Double {
     return padded.contains(" \(key) ") ? 0.7 : name.hasPrefix(key) || name.contains(" \(key)") ? 0.65 : 0.6
 }
 
-/// An FTS5 query for names that contain `key` as a substring.
-private func ftsPhrase(_ key: String) -> String {
-    "\"" + key.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+/// One trigram as an FTS5 string.
+private func ftsString(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
+    let text = String(String.UnicodeScalarView(scalars))
+    return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }
+
+/// An FTS5 query that every name containing `scalars` (3 or more) matches: its first,
+/// middle and last trigrams, all required. names_fts keeps no positions (detail = none),
+/// so more names match, and the caller checks the substring or the key itself; more
+/// trigrams would rule out few more rows and cost a list of rows each.
+private func ftsTrigramFilter(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
+    let start = scalars.startIndex, count = scalars.count
+    var offsets = [0]
+    for offset in [(count - 3) / 2, count - 3] where !offsets.contains(offset) { offsets.append(offset) }
+    return offsets.map { ftsString(scalars[(start + $0)..<(start + $0 + 3)]) }.joined(separator: " AND ")
+}
+
+private func ftsTrigramFilter(_ scalars: [Unicode.Scalar]) -> String { ftsTrigramFilter(scalars[...]) }
 
 /// An FTS5 query that every name within `maxEdits` edits of the query matches.
 ///
 /// Long queries are cut into `2 × maxEdits + 1` pieces of 3 or more letters:
 /// one edit breaks at most two pieces (two only when it swaps letters across
 /// a boundary), so a name within k edits keeps at least one piece whole.
-/// Asking for any whole piece therefore finds every such name while matching
-/// far fewer rows than single trigrams do. Shorter queries ask for any of
-/// their trigrams. Nil when the query is shorter than a trigram.
+/// Asking for any whole piece (all of its trigrams) therefore finds every such
+/// name while matching far fewer rows than single trigrams do. Shorter queries
+/// ask for any of their trigrams. Nil when the query is shorter than a trigram.
 private func ftsTypoCandidates(_ scalars: [Unicode.Scalar], maxEdits: Int) -> String? {
     guard scalars.count >= 3 else { return nil }
     let pieceCount = 2 * maxEdits + 1
@@ -468,11 +536,11 @@ private func ftsTypoCandidates(_ scalars: [Unicode.Scalar], maxEdits: Int) -> St
         let size = scalars.count / pieceCount
         for i in 0..<pieceCount {
             let end = i == pieceCount - 1 ? scalars.count : (i + 1) * size
-            terms.append(ftsPhrase(String(String.UnicodeScalarView(scalars[(i * size)..<end]))))
+            terms.append("(" + ftsTrigramFilter(scalars[(i * size)..<end]) + ")")
         }
     } else {
         for i in 0...(scalars.count - 3) {
-            terms.append(ftsPhrase(String(String.UnicodeScalarView(scalars[i..<(i + 3)]))))
+            terms.append(ftsString(scalars[i..<(i + 3)]))
         }
     }
     return Array(Set(terms)).sorted().joined(separator: " OR ")

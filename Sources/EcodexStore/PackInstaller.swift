@@ -219,57 +219,57 @@ public final class PackInstaller {
         // The copy is private until renamed, and flushed once before that.
         try db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA foreign_keys = ON")
         try db.transaction {
-            let names = try db.prepare("SELECT id, key, name, lang, context_only, kind FROM names WHERE code = ? ORDER BY id")
+            // The stored names of the records the delta removes or changes, in one pass over
+            // `names`, which has no index on its code (see AdditiveSchema).
+            struct StoredName { var id: Int64; var key: String; var row: StoreBuilder.NameRow }
+            var stored: [String: [StoredName]] = [:]
+            let touched = delta.removed.map(\.description) + delta.changed.map(\.code.description)
+            let touchedJSON = String(decoding: try JSONEncoder().encode(touched), as: UTF8.self)
+            try db.prepare("""
+                SELECT id, key, name, lang, context_only, exact, code FROM names
+                WHERE code IN (SELECT value FROM json_each(?)) ORDER BY id
+                """).forEachRow([.text(touchedJSON)]) {
+                stored[$0.text(6), default: []].append(StoredName(id: $0.int64(0), key: $0.text(1), row: StoreBuilder.NameRow(
+                    name: $0.text(2), lang: $0.text(3), contextOnly: $0.int64(4) != 0, exact: $0.int64(5) != 0)))
+            }
             // names_fts indexes `names` as external content: rows leave the index by a 'delete' command.
             let unindex = try db.prepare("INSERT INTO names_fts (names_fts, rowid, key) VALUES ('delete', ?, ?)")
-            let indexAll = try db.prepare("INSERT INTO names_fts (rowid, key) SELECT id, key FROM names WHERE code = ?")
-            let indexOne = try db.prepare("INSERT INTO names_fts (rowid, key) SELECT id, key FROM names WHERE code = ? AND lang = ? AND name = ?")
+            let index = try db.prepare("INSERT INTO names_fts (rowid, key) VALUES (?, ?)")
             let deleteName = try db.prepare("DELETE FROM names WHERE id = ?")
-            let deleteNames = try db.prepare("DELETE FROM names WHERE code = ?")
             let deleteRecord = try db.prepare("DELETE FROM additives WHERE code = ?")
-
-            struct StoredName { var id: Int64; var key: String; var row: StoreBuilder.NameRow }
-            struct LangName: Hashable { var lang: String; var name: String }
-            func storedNames(_ code: ECode) throws -> [StoredName] {
-                var rows: [StoredName] = []
-                try names.forEachRow([.text(code.description)]) {
-                    rows.append(StoredName(id: $0.int64(0), key: $0.text(1), row: StoreBuilder.NameRow(
-                        name: $0.text(2), lang: $0.text(3), contextOnly: $0.int64(4) != 0, exact: $0.text(5) == "exact")))
-                }
-                return rows
+            func remove(_ name: StoredName) throws {
+                try unindex.run([.int(name.id), .text(name.key)])
+                try deleteName.run([.int(name.id)])
             }
 
             for code in delta.removed {
-                for stored in try storedNames(code) { try unindex.run([.int(stored.id), .text(stored.key)]) }
-                try deleteNames.run([.text(code.description)])
+                for name in stored[code.description] ?? [] { try remove(name) }
                 try deleteRecord.run([.text(code.description)])
             }
             let writer = try StoreBuilder.RecordWriter(db)
             for additive in delta.changed {
-                let code = additive.code.description
                 try writer.update(additive, parent: StoreBuilder.parentCode(of: additive, known: known))
-                // The rows a fresh insert would make: the first of each (lang, name) wins, as INSERT OR IGNORE does.
-                var taken = Set<LangName>()
-                let wanted = StoreBuilder.nameRows(of: additive).filter { taken.insert(LangName(lang: $0.lang, name: $0.name)).inserted }
+                // The rows a fresh insert would make: the first of each (lang, name).
+                let wanted = StoreBuilder.uniqueNameRows(of: additive)
                 let wantedSet = Set(wanted)
                 var kept = Set<StoreBuilder.NameRow>()
-                for stored in try storedNames(additive.code) {
-                    if wantedSet.contains(stored.row) {
-                        kept.insert(stored.row)
+                for name in stored[additive.code.description] ?? [] {
+                    if wantedSet.contains(name.row) {
+                        kept.insert(name.row)
                     } else {
-                        try unindex.run([.int(stored.id), .text(stored.key)])
-                        try deleteName.run([.int(stored.id)])
+                        try remove(name)
                     }
                 }
                 for row in wanted where !kept.contains(row) {
-                    if try writer.insertName(row, of: additive) {
-                        try indexOne.run([.text(code), .text(row.lang), .text(row.name)])
+                    if let added = try writer.insertName(row, of: additive) {
+                        try index.run([.int(added.id), .text(added.key)])
                     }
                 }
             }
             for additive in delta.added {
-                try writer.insert(additive, parent: StoreBuilder.parentCode(of: additive, known: known))
-                try indexAll.run([.text(additive.code.description)])
+                for added in try writer.insert(additive, parent: StoreBuilder.parentCode(of: additive, known: known)) {
+                    try index.run([.int(added.id), .text(added.key)])
+                }
             }
             // A record added or removed can change which ancestor other records hang under.
             // When no code comes or goes, a record's parent (its declared one if present,
@@ -278,7 +278,7 @@ public final class PackInstaller {
             if !delta.added.isEmpty || !delta.removed.isEmpty {
                 var updates: [(String, String?)] = []
                 var orphans: [String] = []
-                try db.prepare("SELECT code, parent, json_extract(record, '$.parent') FROM additives").forEachRow { row in
+                try db.prepare("SELECT code, parent, declared_parent FROM additives").forEachRow { row in
                     guard let code = ECode(row.text(0)) else { return }
                     let declared = row.optionalText(2).flatMap(ECode.init)
                     if let declared, !known.contains(declared) { orphans.append(code.description) }

@@ -30,33 +30,82 @@ enum StoreBuilder {
 
     private static func installLocked(_ pack: Pack, at location: StoreLocation, builtAt: Date,
                                       fromBundledPack: Bool) throws {
+        try replace(location.additivesPath) { temporary in
+            try build(pack, at: temporary, builtAt: builtAt, fromBundledPack: fromBundledPack)
+        }
+    }
+
+    /// Writes a new store with `make` into a temporary file beside `target`, flushes it
+    /// and renames it over `target`. The caller holds the writers' lock.
+    private static func replace(_ target: URL, make: (String) throws -> Void) throws {
         let fm = FileManager.default
-        let temporary = location.directory.appendingPathComponent(
+        let directory = target.deletingLastPathComponent()
+        let temporary = directory.appendingPathComponent(
             temporaryPrefix + "\(getpid())-\(UUID().uuidString.prefix(8))")
         defer { try? fm.removeItem(at: temporary) }
         do {
-            try build(pack, at: temporary.path, builtAt: builtAt, fromBundledPack: fromBundledPack)
+            try make(temporary.path)
             guard DataFolder.syncFile(temporary.path) else {
-                throw StoreErrors.cannotWrite(location.directory, detail: "fsync: \(String(cString: strerror(errno)))")
+                throw StoreErrors.cannotWrite(directory, detail: "fsync: \(String(cString: strerror(errno)))")
             }
         } catch let error as DataFolder.SystemError {
-            throw StoreErrors.cannotWrite(location.directory, detail: error.description)
+            throw StoreErrors.cannotWrite(directory, detail: error.description)
         } catch let error as SQLiteError {
-            if error.isReadOnly { throw StoreErrors.cannotWrite(location.directory, detail: error.description) }
+            if error.isReadOnly { throw StoreErrors.cannotWrite(directory, detail: error.description) }
             throw EcodexError.lookup("The additive list could not be built. Reinstall Ecodex, or restore it.", advice: .rebuildStore,
                                      detail: error.description)
+        } catch let error as RecordCodec.Failure {
+            throw EcodexError.lookup("The additive list could not be built. Reinstall Ecodex, or restore it.", advice: .rebuildStore,
+                                     detail: "compressing a record: \(error)")
         }
         // A rollback journal left by a crash while the old file was being migrated
         // would be replayed into the new file: it belongs to the old one, so it goes first.
         for suffix in ["-journal", "-wal", "-shm"] {
-            try? fm.removeItem(atPath: location.additivesPath.path + suffix)
+            try? fm.removeItem(atPath: target.path + suffix)
         }
-        guard rename(temporary.path, location.additivesPath.path) == 0 else {
+        guard rename(temporary.path, target.path) == 0 else {
             let reason = String(cString: strerror(errno))
-            throw StoreErrors.cannotWrite(location.directory, detail: "rename: \(reason)")
+            throw StoreErrors.cannotWrite(directory, detail: "rename: \(reason)")
         }
         // Make the rename itself durable; failure here only risks losing the new file on power loss.
-        _ = DataFolder.syncFile(location.directory.path)
+        _ = DataFolder.syncFile(directory.path)
+    }
+
+    /// Brings a store of a layout older than the first migration (`AdditiveSchema`) to the
+    /// current one: a new file built from the store's own records, with all of its metadata
+    /// (versions, build time, install record), renamed over it. The caller holds the writers' lock.
+    static func upgrade(_ path: URL) throws {
+        var meta: [(String, String)] = []
+        var additives: [Additive] = []
+        do {
+            let old = try Connection(path: path.path, mode: .readOnly)
+            defer { old.close() }
+            try old.prepare("SELECT key, value FROM meta").forEachRow { meta.append(($0.text(0), $0.text(1))) }
+            let decoder = JSONDecoder()
+            try old.prepare("SELECT record FROM additives").forEachRow {
+                additives.append(try decoder.decode(Additive.self, from: Data($0.text(0).utf8)))
+            }
+        } catch let error as SQLiteError {
+            throw error
+        } catch {
+            throw StoreErrors.damaged(path, detail: "record does not decode: \(error)")
+        }
+        let values = Dictionary(meta, uniquingKeysWith: { _, last in last })
+        guard let version = values["pack_version"], let dataVersion = values["data_version"] else {
+            throw StoreErrors.damaged(path, detail: "meta table has no pack or data version")
+        }
+        let regions = (values["regions"] ?? "").split(separator: ",").compactMap { Region(rawValue: String($0)) }
+        let pack = Pack(version: version, dataVersion: dataVersion, regions: regions, additives: additives)
+        try replace(path) { temporary in
+            try build(pack, at: temporary, builtAt: Date())
+            let db = try Connection(path: temporary, mode: .readWrite)
+            defer { db.close() }
+            try db.execute("PRAGMA journal_mode = OFF")
+            try db.transaction {
+                let insert = try db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)")
+                for (key, value) in meta where key != "schema_version" { try insert.run([.text(key), .text(value)]) }
+            }
+        }
     }
 
     /// Writes the whole store for `pack` into a new file at `path`.
@@ -81,9 +130,17 @@ enum StoreBuilder {
             ]
             for (key, value) in entries { try meta.run([.text(key), .text(value)]) }
 
-            let writer = try RecordWriter(db)
+            let encoder = RecordWriter.makeEncoder()
+            var json: [ECode: [UInt8]] = [:]
+            for additive in pack.additives { json[additive.code] = Array(try encoder.encode(additive)) }
+            let byFrequency = pack.additives.sorted {
+                $0.labelFrequency != $1.labelFrequency ? $0.labelFrequency > $1.labelFrequency : $0.code < $1.code
+            }
+            let codec = RecordCodec(dictionary: RecordCodec.dictionary(from: byFrequency.compactMap { json[$0.code] }))
+            try db.prepare("INSERT INTO record_dictionary (id, dictionary) VALUES (1, ?)").run([.blob(codec.dictionary)])
+            let writer = try RecordWriter(db, codec: codec)
             for additive in pack.additives.sorted(by: { $0.code < $1.code }) {
-                try writer.insert(additive, parent: parentCode(of: additive, known: codes))
+                try writer.insert(additive, parent: parentCode(of: additive, known: codes), json: json[additive.code])
             }
             try db.execute("INSERT INTO names_fts (names_fts) VALUES ('rebuild')")
         }
@@ -95,56 +152,80 @@ enum StoreBuilder {
         let insertAdditive: Statement
         let updateAdditive: Statement
         let insertName: Statement
-        let encoder = JSONEncoder()
+        let codec: RecordCodec
+        private let compressor: RecordCodec.Compressor
+        let encoder = RecordWriter.makeEncoder()
+        private let db: Connection
 
-        init(_ db: Connection) throws {
+        /// The record JSON the store keeps: the pack schema with sorted keys.
+        static func makeEncoder() -> JSONEncoder {
+            let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return encoder
+        }
+
+        /// A writer that compresses records with `codec`, or with the store's own dictionary when nil.
+        init(_ db: Connection, codec: RecordCodec? = nil) throws {
+            self.db = db
+            if let codec {
+                self.codec = codec
+            } else {
+                let read = try db.prepare("SELECT dictionary FROM record_dictionary WHERE id = 1")
+                defer { read.reset() }
+                guard try read.step() else { throw SQLiteError.corrupt("no record dictionary", sql: read.sql) }
+                self.codec = RecordCodec(dictionary: read.blob(0))
+            }
+            compressor = try RecordCodec.Compressor(self.codec)
             insertAdditive = try db.prepare("""
-                INSERT INTO additives (code, number, parent, canonical_name, classes, evidence_level, label_frequency, record)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                INSERT INTO additives (code, number, parent, declared_parent, canonical_name, classes, evidence_level,
+                                       label_frequency, record)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
                 """)
             updateAdditive = try db.prepare("""
-                UPDATE additives SET number = ?2, parent = ?3, canonical_name = ?4, classes = ?5, evidence_level = ?6,
-                    label_frequency = ?7, record = ?8
+                UPDATE additives SET number = ?2, parent = ?3, declared_parent = ?4, canonical_name = ?5, classes = ?6,
+                    evidence_level = ?7, label_frequency = ?8, record = ?9
                 WHERE code = ?1
                 """)
             insertName = try db.prepare("""
-                INSERT OR IGNORE INTO names (key, name, code, lang, context_only, kind) VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO names (key, name, code, lang, context_only, exact) VALUES (?, ?, ?, ?, ?, ?)
                 """)
         }
 
         /// The `additives` row's values, in the order both statements number them.
-        private func columns(_ additive: Additive, parent: ECode?) throws -> [SQLValue] {
-            let record = String(decoding: try encoder.encode(additive), as: UTF8.self)
+        private func columns(_ additive: Additive, parent: ECode?, json: [UInt8]?) throws -> [SQLValue] {
+            let record = try compressor.compress(json ?? Array(encoder.encode(additive)))
             return [
                 .text(additive.code.description), .int(Int64(additive.code.number)),
-                parent.map { .text($0.description) } ?? .null, .text(additive.canonicalName),
-                .text(additive.classes.joined(separator: ",")), .text(additive.evidenceLevel.rawValue),
-                .int(Int64(max(0, additive.labelFrequency))), .text(record),
+                parent.map { .text($0.description) } ?? .null, additive.parent.map { .text($0.description) } ?? .null,
+                .text(additive.canonicalName), .text(additive.classes.joined(separator: ",")),
+                .text(additive.evidenceLevel.rawValue), .int(Int64(max(0, additive.labelFrequency))), .blob(record),
             ]
         }
 
-        /// Adds the record and its names (not to `names_fts`: a build rebuilds the index, a patch indexes what it adds).
-        func insert(_ additive: Additive, parent: ECode?) throws {
-            try insertAdditive.run(columns(additive, parent: parent))
-            for row in nameRows(of: additive) { try insertName(row, of: additive) }
+        /// Adds the record and its names (not to `names_fts`: a build rebuilds the index, a patch
+        /// indexes what it adds). Returns the rowids and keys of the names it stored.
+        @discardableResult
+        func insert(_ additive: Additive, parent: ECode?, json: [UInt8]? = nil) throws -> [(id: Int64, key: String)] {
+            try insertAdditive.run(columns(additive, parent: parent, json: json))
+            return try StoreBuilder.uniqueNameRows(of: additive).compactMap { try insertName($0, of: additive) }
         }
 
         /// Rewrites the row of a record the store has, leaving its names alone.
         func update(_ additive: Additive, parent: ECode?) throws {
-            try updateAdditive.run(columns(additive, parent: parent))
+            try updateAdditive.run(columns(additive, parent: parent, json: nil))
         }
 
-        /// Adds one of the record's names; false when its key is empty, so it is not stored.
+        /// Adds one of the record's names and returns its rowid and key; nil when its key is empty,
+        /// so it is not stored.
         @discardableResult
-        func insertName(_ row: NameRow, of additive: Additive) throws -> Bool {
+        func insertName(_ row: NameRow, of additive: Additive) throws -> (id: Int64, key: String)? {
             let key = NameKey.normalize(row.name)
-            guard !key.isEmpty else { return false }
+            guard !key.isEmpty else { return nil }
             try insertName.run([
                 .text(key), .text(row.name), .text(additive.code.description), .text(row.lang),
-                .int(row.contextOnly ? 1 : 0), .text(row.exact ? "exact" : "alias"),
+                .int(row.contextOnly ? 1 : 0), .int(row.exact ? 1 : 0),
             ])
-            return true
+            return (db.lastInsertRowID, key)
         }
     }
 
@@ -184,6 +265,13 @@ enum StoreBuilder {
             rows.append(NameRow(name: name, lang: "en", contextOnly: true, exact: false))
         }
         return rows
+    }
+
+    /// `nameRows` without repeats: the first row of each (lang, name) is the one stored.
+    static func uniqueNameRows(of additive: Additive) -> [NameRow] {
+        struct LangName: Hashable { var lang: String; var name: String }
+        var taken = Set<LangName>()
+        return nameRows(of: additive).filter { taken.insert(LangName(lang: $0.lang, name: $0.name)).inserted }
     }
 
     /// Removes build files left by a crashed build. Only old ones: a fresh one

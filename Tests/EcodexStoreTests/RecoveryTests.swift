@@ -76,6 +76,37 @@ import Testing
         #expect(!store.integrityCheck())
     }
 
+    /// A changed byte inside a compressed record leaves every page sound: the record's
+    /// own checksum finds it when the record is read.
+    @Test func aRecordDamagedInsideItsCompressedBytesIsALookupError() throws {
+        let scratch = try Fixtures.Scratch()
+        let location = scratch.location
+        _ = try Fixtures.store(in: scratch)
+        do {
+            let db = try Connection(path: location.additivesPath.path, mode: .readWrite)
+            let read = try db.prepare("SELECT record FROM additives WHERE code = 'E102'")
+            #expect(try read.step())
+            var bytes = read.blob(0)
+            read.reset()
+            bytes[bytes.count / 2] ^= 0x5A
+            try db.prepare("UPDATE additives SET record = ? WHERE code = 'E102'").run([.blob(bytes)])
+        }
+        let store = try Fixtures.store(in: scratch)
+        let error = #expect(throws: EcodexError.self) { try store.additive(code: ECode("E102")!) }
+        #expect(error?.errorClass == .lookup)
+        #expect(error?.advice == .rebuildStore, "\(String(describing: error))")
+        #expect(try store.additive(code: ECode("E330")!)?.canonicalName == "Citric acid")
+    }
+
+    /// `names.code` is not a foreign key (see AdditiveSchema): the check finds names left without their record.
+    @Test func theCheckFindsNamesWithoutTheirRecord() throws {
+        let scratch = try Fixtures.Scratch()
+        let store = try Fixtures.store(in: scratch)
+        #expect(store.integrityCheck())
+        try Connection(path: scratch.location.additivesPath.path, mode: .readWrite).execute("DELETE FROM additives WHERE code = 'E951'")
+        #expect(!store.integrityCheck())
+    }
+
     @Test func aStoreFromANewerVersionSaysSo() throws {
         let scratch = try Fixtures.Scratch()
         let location = scratch.location

@@ -132,17 +132,26 @@ import Testing
 
     // MARK: - `store check` finds what a lookup trips over
 
-    /// Zeroes bytes inside one record's JSON: the pages stay well-formed, so SQLite's
-    /// read-only integrity check (SQLite 3.40) said "ok" while `scan code` failed.
+    /// Zeroes bytes inside one record's compressed JSON: the pages stay well-formed, so
+    /// SQLite's integrity check says "ok" while `scan code` fails on the record's checksum.
     @Test func checkFindsADamagedRecord() throws {
         let scan = ScanBinary()
         #expect(try scan.run(["code", "E340(ii)"]).status == 0)
         let url = scan.dataDir.appendingPathComponent("additives.sqlite")
         var bytes = try Data(contentsOf: url)
-        let marker = Data(#""code":"E340(ii)""#.utf8)
-        let found = try #require(bytes.range(of: marker), "the record's JSON is stored as written")
-        #expect(bytes[found.upperBound...].range(of: marker) == nil, "the marker is only in that record")
-        bytes.replaceSubrange(found.upperBound..<(found.upperBound + 100), with: Data(count: 100))
+        // The additives row: its code, its number (2 bytes), its parent code. The record is the
+        // row's zlib stream, which starts 0x78 0xF9 (level 9, preset dictionary): no UTF-8 text
+        // holds 0xF9, so the first such pair after the code is the record's start.
+        let code = Data("E340(ii)".utf8), parent = Data("E340".utf8)
+        var row: Range<Data.Index>?
+        var from = bytes.startIndex
+        while row == nil, let r = bytes.range(of: code, in: from..<bytes.endIndex) {
+            if bytes[(r.upperBound + 2)...].starts(with: parent) { row = r }
+            from = r.upperBound
+        }
+        let found = try #require(row, "the additives row of E340(ii)")
+        let record = try #require(bytes.range(of: Data([0x78, 0xF9]), in: found.upperBound..<bytes.endIndex))
+        bytes.replaceSubrange((record.lowerBound + 40)..<(record.lowerBound + 140), with: Data(count: 100))
         try bytes.write(to: url)
 
         let lookup = try scan.run(["code", "E340(ii)"])

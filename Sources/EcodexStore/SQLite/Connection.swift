@@ -102,6 +102,9 @@ final class Connection {
         return try statement.step() ? statement.text(0) : ""
     }
 
+    /// The rowid of the last row this connection inserted.
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
     /// `PRAGMA user_version`: the schema version this file was migrated to.
     func userVersion() throws -> Int { Int(try scalarInt("PRAGMA user_version")) }
 

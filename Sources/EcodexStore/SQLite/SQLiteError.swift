@@ -25,6 +25,11 @@ struct SQLiteError: Error, CustomStringConvertible {
             || primaryCode == SQLITE_AUTH
     }
 
+    /// A store that lacks what its schema promises (reported as damage, like a bad page).
+    static func corrupt(_ message: String, sql: String? = nil) -> SQLiteError {
+        SQLiteError(code: SQLITE_CORRUPT, message: message, sql: sql)
+    }
+
     var description: String {
         "SQLite error \(code): \(message)" + (sql.map { " — in \($0)" } ?? "")
     }

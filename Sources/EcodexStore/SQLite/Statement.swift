@@ -5,6 +5,7 @@ enum SQLValue {
     case int(Int64)
     case double(Double)
     case text(String)
+    case blob([UInt8])
     case null
 }
 
@@ -43,6 +44,9 @@ final class Statement {
             case .int(let v): rc = sqlite3_bind_int64(handle, index, v)
             case .double(let v): rc = sqlite3_bind_double(handle, index, v)
             case .text(let v): rc = sqlite3_bind_text(handle, index, v, -1, transientDestructor)
+            case .blob(let v) where v.isEmpty: rc = sqlite3_bind_zeroblob(handle, index, 0)
+            case .blob(let v):
+                rc = v.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), transientDestructor) }
             case .null: rc = sqlite3_bind_null(handle, index)
             }
             if rc != SQLITE_OK { throw connection.lastError(code: rc, sql: sql) }
@@ -92,6 +96,15 @@ final class Statement {
     }
 
     func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+
+    /// The column's bytes, valid only inside `body` (until the statement moves on).
+    func withBlob<T>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        let bytes = sqlite3_column_blob(handle, column)
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return try body(UnsafeRawBufferPointer(start: count > 0 ? bytes : nil, count: count))
+    }
+
+    func blob(_ column: Int32) -> [UInt8] { withBlob(column) { Array($0) } }
 }
 
 /// SQLite's `SQLITE_TRANSIENT`: tells it to copy bound text, because Swift
