@@ -65,6 +65,9 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Score the predictions stored in an earlier bench.json against the current truth (no OCR).")
     var rescore: String?
 
+    @Flag(name: .customLong("no-real-dev"), help: "Skip the real development set (GOLDSET/real-dev, when its frames are extracted).")
+    var noRealDev = false
+
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1.") }
         if let tier, !["moderate", "hard"].contains(tier) { throw ValidationError("--tier is moderate or hard.") }
@@ -168,6 +171,28 @@ struct BenchCommand: ParsableCommand {
                           "OMP_THREAD_LIMIT": ProcessInfo.processInfo.environment["OMP_THREAD_LIMIT"] ?? "unset"])
 
         try write(report)
+        try realDevelopmentSet()
+    }
+
+    /// After a whole gold-set run, the real development set (`GOLDSET/real-dev`, real phone
+    /// frames whose frames are extracted on this machine; never committed) as its own table:
+    /// single frame and burst, beside the baseline. Skipped for partial runs and `--no-real-dev`.
+    private func realDevelopmentSet() throws {
+        let folder = URL(fileURLWithPath: goldset).appendingPathComponent("real-dev").path
+        guard !noRealDev, limit == nil, conditions == nil, langs == nil, tier == nil, subset == .all,
+              FileManager.default.fileExists(atPath: folder + "/truth.jsonl") else { return }
+        guard FileManager.default.fileExists(atPath: folder + "/frames") else {
+            print("\nReal development set: frames not extracted on this machine (see \(folder)/README.md); skipped.")
+            return
+        }
+        print("\n## Real development set (\(folder))\n")
+        var real = self
+        real.goldset = folder
+        real.out = URL(fileURLWithPath: out ?? URL(fileURLWithPath: goldset).appendingPathComponent("results").path)
+            .appendingPathComponent("real-dev").path
+        real.noRender = true
+        real.noRealDev = true
+        try real.run()
     }
 
     /// Runs one scan of `item` and scores it, with its wall and CPU time; a failed scan is a
