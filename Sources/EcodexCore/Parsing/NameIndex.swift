@@ -309,6 +309,9 @@ struct NameIndex: Sendable {
 
     /// Shortest word form (the shorter of singular and plural) that `formIDs` relates.
     static let wordFormMinLength = 6
+    /// The same, for a word after the first of a name: the first word already anchors the
+    /// match, so `carbonates acides d'ammonium` may find `carbonate acide d'ammonium`.
+    static let innerWordFormMinLength = 5
 
     /// Vocabulary ids of the word's other number: the label's singular where a name has the
     /// plural, and the plural where it has the singular (`sodium citrate` / `sodium citrates`,
@@ -316,9 +319,10 @@ struct NameIndex: Sendable {
     ///
     /// Endings, in the label languages: add `-s` or `-es` (`-n` after `-e`: `Säure`/`Säuren`); drop
     /// `-s`, `-es`, `-e`, `-en`, `-n`; swap the Italian vowels `-o`/`-i`, `-a`/`-e`, `-e`/`-i`. The shorter form keeps at least
-    /// `wordFormMinLength` letters, and a form that drops an ending must not end in `-s` itself
+    /// `minLength` letters (`wordFormMinLength` for a name's first word), and a form that drops an ending must not end in `-s` itself
     /// (`pectinase` is not `pectinas` + `e`). Returns up to two ids other than the word's own.
-    func formIDs(_ w: ArraySlice<UInt32>, own: Int32) -> (Int32, Int32) {
+    func formIDs<W: RandomAccessCollection<UInt32>>(_ w: W, own: Int32, minLength: Int = NameIndex.wordFormMinLength)
+        -> (Int32, Int32) where W.Index == Int {
         let s: UInt32 = 0x53, e: UInt32 = 0x45, n: UInt32 = 0x4E, i: UInt32 = 0x49, o: UInt32 = 0x4F, a: UInt32 = 0x41
         var found: (Int32, Int32) = (-1, -1)
         func consider(_ h: UInt64) -> Bool {
@@ -328,7 +332,7 @@ struct NameIndex: Sendable {
             found.1 = id
             return true
         }
-        guard w.count >= Self.wordFormMinLength, let last = w.last else { return found }
+        guard w.count >= minLength, let last = w.last else { return found }
         // Hashes of the word and of its prefixes one and two letters shorter.
         var whole = Token.fnvOffset
         var cut1 = Token.fnvOffset, cut2 = Token.fnvOffset
@@ -345,10 +349,10 @@ struct NameIndex: Sendable {
         }
         // Shorter forms: the name has the singular.
         let beforeLast = w[w.endIndex - 2]
-        if last == s || last == e || last == n, w.count - 1 >= Self.wordFormMinLength, beforeLast != s {
+        if last == s || last == e || last == n, w.count - 1 >= minLength, beforeLast != s {
             if consider(cut1) { return found }
         }
-        if (last == s || last == n) && beforeLast == e, w.count - 2 >= Self.wordFormMinLength,
+        if (last == s || last == n) && beforeLast == e, w.count - 2 >= minLength,
            w[w.endIndex - 3] != s {
             if consider(cut2) { return found }
         }
@@ -449,8 +453,17 @@ struct NameIndex: Sendable {
         let w = stream[pos]
         if pos > start && w.barrierBefore { return }
         let lowHere = low || w.lowConfidence
-        if w.id >= 0 || w.forms.0 >= 0 {
-            for word in [w.id, w.forms.0, w.forms.1] where word >= 0 {
+        // Inside a name, shorter words may change number too (`acides` / `acide`); looked up only
+        // here, on the path of a match already begun, so ordinary words never pay for it.
+        var inner: (Int32, Int32) = (-1, -1)
+        if pos > start, w.tokenEnd == w.token + 1, w.scalarEnd - w.scalarStart >= Int32(Self.innerWordFormMinLength),
+           w.scalarEnd - w.scalarStart < Int32(Self.wordFormMinLength) + 1 {
+            inner = formIDs(scalars[Int(w.scalarStart)..<Int(w.scalarEnd)], own: w.id,
+                            minLength: Self.innerWordFormMinLength)
+        }
+        if w.id >= 0 || w.forms.0 >= 0 || inner.0 >= 0 {
+            for word in [w.id, w.forms.0, w.forms.1, inner.0, inner.1] where word >= 0 {
+                if (word == inner.0 || word == inner.1) && (word == w.forms.0 || word == w.forms.1) { continue }
                 follow(stream, start: start, pos: pos, node: node, word: word, edits: edits, low: lowHere,
                        scalars: scalars, cache: &cache, best: &best, steps: &steps)
             }
