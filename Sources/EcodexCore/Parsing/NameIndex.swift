@@ -63,8 +63,13 @@ struct NameIndex: Sendable {
     /// and the filter answers that from cache instead of touching the large table.
     private var deletionFilter = [UInt64](repeating: 0, count: NameIndex.filterWords)
     private static let filterWords = 1 << 15
-    /// Words of `twoSlipMinLength` letters or more, by length, for two-slip matching.
-    private var longWords: [[Int32]] = []
+    /// Words of `twoSlipMinLength` letters or more, by length and first and last letter (two
+    /// slips must be inside the word), for two-slip matching.
+    private var longWords: [UInt64: [Int32]] = [:]
+    /// Every word's letters end to end (`wordStart[id]..<wordStart[id + 1]`): the fuzzy search
+    /// reads known words from here without retaining an array per candidate.
+    private var flat: [UInt32] = []
+    private var wordStart: [Int32] = [0]
     /// Shortest unknown word that may carry two shape slips.
     static let twoSlipMinLength = 10
     private var deletionWord: [Int32] = []
@@ -251,10 +256,14 @@ struct NameIndex: Sendable {
         deletionNext.reserveCapacity(total)
         var hashes: [UInt64] = []
         var suffix: [UInt64] = []
-        longWords = [[Int32]](repeating: [], count: 41)
+        longWords = [:]
         for (id, w) in words.enumerated() where w.count >= Self.twoSlipMinLength && w.count <= 40 {
-            longWords[w.count].append(Int32(id))
+            longWords[Self.endsKey(w), default: []].append(Int32(id))
         }
+        flat = words.flatMap { $0 }
+        wordStart = [0]
+        wordStart.reserveCapacity(words.count + 1)
+        for w in words { wordStart.append(wordStart[wordStart.count - 1] + Int32(w.count)) }
         for (id, w) in words.enumerated() where w.count >= Self.fuzzyMinLength - 1 && w.count <= 40 {
             hashes.removeAll(keepingCapacity: true)
             Self.deletionHashes(w[...], into: &hashes, suffix: &suffix)
@@ -370,31 +379,41 @@ struct NameIndex: Sendable {
         cache.probes.removeAll(keepingCapacity: true)
         Self.deletionHashes(word, into: &cache.probes, suffix: &cache.suffix)
         let first = found.count
-        for p in cache.probes {
-            let bit = Self.filterBit(p)
-            if deletionFilter[bit >> 6] & (1 << UInt64(bit & 63)) == 0 { continue }
-            var posting = deletionHead.get(p)
-            while posting >= 0 {
-                let w = deletionWord[Int(posting)]
-                posting = deletionNext[Int(posting)]
-                // Edits at a word's first or last letter make other words (`pectinas` / `pectinase`,
-                // `carbonates` / `carbonated`, `cólico` / `fólico`), not OCR slips.
-                let known = words[Int(w)]
-                if !found[first...].contains(w), EditDistance.isInternalEdit(known, word),
-                   EditDistance.withinOne(known, word), EditDistance.isPlausibleSlip(known, word) {
-                    found.append(w)
+        flat.withUnsafeBufferPointer { letters in
+            func known(_ w: Int32) -> UnsafeBufferPointer<UInt32> {
+                UnsafeBufferPointer(rebasing: letters[Int(wordStart[Int(w)])..<Int(wordStart[Int(w) + 1])])
+            }
+            for p in cache.probes {
+                let bit = Self.filterBit(p)
+                if deletionFilter[bit >> 6] & (1 << UInt64(bit & 63)) == 0 { continue }
+                var posting = deletionHead.get(p)
+                while posting >= 0 {
+                    let w = deletionWord[Int(posting)]
+                    posting = deletionNext[Int(posting)]
+                    // Edits at a word's first or last letter make other words (`pectinas` / `pectinase`,
+                    // `carbonates` / `carbonated`, `cólico` / `fólico`), not OCR slips.
+                    let k = known(w)
+                    if !found[first...].contains(w), EditDistance.isInternalEdit(k, word),
+                       EditDistance.withinOne(k, word), EditDistance.isPlausibleSlip(k, word) {
+                        found.append(w)
+                        if found.count - first >= 8 { return }
+                    }
+                }
+            }
+            // No word one edit away: a long word may carry two shape slips. Such candidates go in as
+            // `-(id + 1)`, so the walk charges them two edits.
+            if found.count == first, word.count >= Self.twoSlipMinLength, let bucket = longWords[Self.endsKey(word)] {
+                for w in bucket where EditDistance.isTwoShapeSlips(known(w), word) {
+                    found.append(-w - 1)
                     if found.count - first >= 8 { return }
                 }
             }
         }
-        // No word one edit away: a long word may carry two shape slips. Such candidates go in as
-        // `-(id + 1)`, so the walk charges them two edits.
-        if found.count == first, word.count >= Self.twoSlipMinLength {
-            for w in longWords[word.count] where EditDistance.isTwoShapeSlips(words[Int(w)], word) {
-                found.append(-w - 1)
-                if found.count - first >= 8 { return }
-            }
-        }
+    }
+
+    /// Length, first and last letter of a word, as one key.
+    private static func endsKey<W: BidirectionalCollection<UInt32>>(_ w: W) -> UInt64 {
+        UInt64(w.count) << 48 | UInt64(w.first ?? 0) << 24 | UInt64(w.last ?? 0)
     }
 
     /// Edits a name of `chars` letters may carry: none for short names, more for long ones.

@@ -154,7 +154,9 @@ struct ParseSession {
             barrier = false
         }
         var fuzzyCache = NameIndex.FuzzyCache(count: stream.count)
-        // Unsafe views keep the recursive trie walk free of retain/release traffic.
+        // Unsafe views keep the recursive trie walk free of retain/release traffic; so does a local
+        // index: read through the mutated `self` inside the closure, it was copied for every word.
+        let index = self.index
         stream.withUnsafeBufferPointer { streamBuffer in
             norm.scalars.withUnsafeBufferPointer { scalarBuffer in
                 var p = 0
@@ -168,7 +170,7 @@ struct ParseSession {
                         structure.noteClass(at: range, function: m.target.function, nutrient: m.target.nutrient)
                     }
                     if let code = m.target.code {
-                        if let d = distributed(streamBuffer, before: m, scalars: scalarBuffer) {
+                        if let d = distributed(streamBuffer, before: m, index: index, scalars: scalarBuffer) {
                             // The earlier word may have matched on its own (`sodium`): the shared name replaces it.
                             if let last = nameHits.last, last.tokens == d.tokens { nameHits.removeLast() }
                             nameHits.append(d)
@@ -177,7 +179,7 @@ struct ParseSession {
                                                   edits: m.edits, contextOnly: m.target.contextOnly, isCode: false))
                     }
                     p = m.endWord
-                    if m.target.code != nil, let d = distributed(streamBuffer, after: m, scalars: scalarBuffer) {
+                    if m.target.code != nil, let d = distributed(streamBuffer, after: m, index: index, scalars: scalarBuffer) {
                         nameHits.append(d)
                         p = m.endWord + 2
                     }
@@ -191,13 +193,13 @@ struct ParseSession {
     /// `citrato di sodio e di potassio` also `citrato di potassio` (the prepositions are stop words).
     /// The other word must complete a known name on its own, with no slip.
     private func distributed(_ stream: UnsafeBufferPointer<NameIndex.StreamWord>, after m: NameIndex.Match,
-                             scalars: UnsafeBufferPointer<UInt32>) -> Candidate? {
+                             index: NameIndex, scalars: UnsafeBufferPointer<UInt32>) -> Candidate? {
         let e = m.endWord
         guard m.endWord - m.startWord >= 2, e + 1 < stream.count, !stream[e].barrierBefore,
               !stream[e + 1].barrierBefore, Self.andWords.contains(tokens[Int(stream[e].token)].key) else { return nil }
         var words = Array(stream[m.startWord..<(e - 1)])
         words.append(stream[e + 1])
-        var c = sharedName(words, replacing: words.count - 1, not: m.target.code, scalars: scalars)
+        var c = sharedName(words, replacing: words.count - 1, not: m.target.code, index: index, scalars: scalars)
         c?.phrase = Int(stream[m.startWord].token)..<Int(stream[e + 1].tokenEnd)
         return c
     }
@@ -205,7 +207,7 @@ struct ParseSession {
     /// The same with the shared word at the end, English and German style, read before a name
     /// that ends in it: `sodium and potassium citrates` also names `sodium citrates`.
     private func distributed(_ stream: UnsafeBufferPointer<NameIndex.StreamWord>, before m: NameIndex.Match,
-                             scalars: UnsafeBufferPointer<UInt32>) -> Candidate? {
+                             index: NameIndex, scalars: UnsafeBufferPointer<UInt32>) -> Candidate? {
         let s = m.startWord
         guard m.endWord - s >= 2, s >= 2, !stream[s].barrierBefore, !stream[s - 1].barrierBefore,
               Self.andWords.contains(tokens[Int(stream[s - 1].token)].key) else { return nil }
@@ -216,14 +218,14 @@ struct ParseSession {
         }
         var words = [stream[s - 2]]
         words += stream[(s + 1)..<m.endWord]
-        var c = sharedName(words, replacing: 0, not: m.target.code, scalars: scalars)
+        var c = sharedName(words, replacing: 0, not: m.target.code, index: index, scalars: scalars)
         c?.phrase = Int(stream[s - 2].token)..<Int(stream[m.endWord - 1].tokenEnd)
         return c
     }
 
     /// A candidate for `words` when they are exactly one known name other than `code`, its tokens
     /// those of the word at `replacing`.
-    private func sharedName(_ words: [NameIndex.StreamWord], replacing r: Int, not code: ECode?,
+    private func sharedName(_ words: [NameIndex.StreamWord], replacing r: Int, not code: ECode?, index: NameIndex,
                             scalars: UnsafeBufferPointer<UInt32>) -> Candidate? {
         var words = words
         for k in words.indices {
