@@ -174,6 +174,84 @@ struct ParsingConventionTests {
         S.expectCodes(text, codes)
     }
 
+    @Test("Two names joined by `and` share their other words", arguments: [
+        // French, Italian, Spanish: the shared word comes first (`carbonates … d'ammonium et de sodium`).
+        ("poudres à lever (carbonates acides d’ammonium et de sodium, acide citrique)", ["E503(ii)", "E500(ii)", "E330"]),
+        ("acide citrique et lactique", ["E330", "E270"]),
+        ("correttore di acidità: citrato di sodio e di potassio", ["E331", "E332(ii)"]),
+        // English: the shared word comes last (`sodium and potassium citrates`).
+        ("acidity regulators: sodium and potassium citrates", ["E331", "E332"]),
+        ("lactic and citric acid", ["E270", "E330"]),
+    ] as [(String, [String])])
+    func sharedWords(text: String, codes: [String]) {
+        S.expectCodes(text, codes)
+    }
+
+    @Test("A shared word must complete a known name on its own", arguments: [
+        ("nitrate de potassium et nitrite de sodium", ["E252", "E250"]),
+        ("acide citrique et sucre", ["E330"]),
+        ("sugar and citric acid", ["E330"]),
+        ("salt and potassium chloride", ["E508"]),
+        ("lactic acid and sodium citrates", ["E270", "E331"]),
+    ] as [(String, [String])])
+    func sharedWordsStayStrict(text: String, codes: [String]) {
+        S.expectCodes(text, codes)
+    }
+
+    @Test("Inside a name, short words change number too; a name's first word keeps six letters", arguments: [
+        ("carbonates acides d'ammonium", ["E503(ii)"]),
+        ("carbonate acide d'ammonium", ["E503(ii)"]),
+        ("Acides, sel", []),
+        ("Salzes, Essige", []),
+    ] as [(String, [String])])
+    func innerWordForms(text: String, codes: [String]) {
+        S.expectCodes(text, codes)
+    }
+
+    @Test("Among nutrient salts, mineral salts and amino acids are nutrients too", arguments: [
+        // Infant formula and mineral premixes, without a class word.
+        ("(carbonate de calcium, chlorures de calcium, citrates de potassium et de sodium, phosphate de calcium, iodure de potassium)", []),
+        ("huile de colza, orthophosphates de calcium, carbonate de calcium, citrates de potassium", []),
+        ("chlorure de choline, taurine, L-cystéine, citrate de choline", []),
+        ("Minerals (calcium carbonate, calcium chloride, potassium citrate, calcium phosphate)", []),
+        ("skimmed milk, calcium carbonate, potassium citrate, calcium phosphate", []),
+    ] as [(String, [String])])
+    func nutrientLists(text: String, codes: [String]) {
+        S.expectCodes(text, codes)
+    }
+
+    @Test("A nutrient list needs two nutrient salts and no other additive; a class word or a code still counts", arguments: [
+        ("Milk, calcium carbonate, calcium phosphate, carrageenan", ["E407"]),
+        ("skimmed milk, calcium carbonate, potassium citrate, calcium phosphate, E330", ["E332(ii)", "E330"]),
+        ("water, calcium carbonate, potassium citrate", ["E332(ii)"]),
+        ("CUCUMBERS, WATER, CALCIUM CHLORIDE, CALCIUM CARBONATE, SALT", ["E509"]),
+        ("carbonate de calcium, phosphate de calcium, correcteur d'acidité : citrates de potassium", ["E332"]),
+        ("calcium carbonate, calcium phosphate, potassium citrate (E332)", ["E332(ii)"]),
+        ("calcium carbonate, calcium phosphate, potassium sorbate", ["E202"]),
+    ] as [(String, [String])])
+    func nutrientListsStayNarrow(text: String, codes: [String]) {
+        S.expectCodes(text, codes)
+    }
+
+    @Test("A nutrient salt joined by `and` to an additive is an additive", arguments: [
+        ("Poudre de fleurage : talc et carbonate de calcium.", ["E553b", "E170"]),
+        ("silicon dioxide and calcium carbonate", ["E551", "E170"]),
+        ("E341 and calcium carbonate", ["E341", "E170"]),
+    ] as [(String, [String])])
+    func saltJoinedToAdditive(text: String, codes: [String]) {
+        S.expectCodes(text, codes)
+    }
+
+    @Test("A nutrient salt joined to a nutrient or a food stays a nutrient", arguments: [
+        "Wheat flour, calcium carbonate and iron",
+        "vitamine C et carbonate de calcium",
+        "sel et carbonate de calcium",
+        "talc, sucre, carbonate de calcium",
+    ])
+    func saltJoinedToNutrient(text: String) {
+        #expect(!S.codes(text).contains("E170"), "\(text)")
+    }
+
     /// The same conventions through the shipped base pack, whose names and context marks are
     /// the data's, not the test lexicon's.
     static let shipped = IngredientParser(lexicon: Lexicon(additives: BasePackTests.pack.additives))
@@ -188,6 +266,18 @@ struct ParsingConventionTests {
         ("caramel colour (150d), soy lecithin (322)", ["E150d", "E322"]),
         ("Wheat flour (with calcium carbonate, iron, niacin, thiamin)", []),
         ("turmeric, salt", []),
+        // Gelatine is a food in every language; a class word makes it the additive.
+        ("Otoczone żelatyna wieprzowa, pieprz", []),
+        ("arômes, gélatine, colorant", []),
+        ("Sugar, gelatin, citric acid", ["E330"]),
+        ("gélifiant : gélatine", ["E428"]),
+        ("Geliermittel: Gelatine", ["E428"]),
+        ("substancja żelująca: żelatyna", ["E428"]),
+        // Lists of nutrients and salts joined to additives, with the shipped names.
+        ("(carbonate de calcium, chlorures de calcium, citrates de potassium et de sodium, phosphate de calcium)", []),
+        ("poudres à lever (carbonates acides d’ammonium et de sodium, acide citrique)", ["E503(ii)", "E500(ii)", "E330"]),
+        ("Poudre de fleurage : talc et carbonate de calcium.", ["E553b", "E170(i)"]),
+        ("acidity regulators: sodium and potassium citrates", ["E331", "E332"]),
     ] as [(String, [String])])
     func shippedData(text: String, codes: [String]) {
         let got = Self.shipped.parse(text).mentions.map(\.code.description)

@@ -59,7 +59,9 @@ struct ParsingCorpusTests {
         }
         print("OFF parser agreement: \(agreed)/\(total)")
         #expect(total == 88)
-        #expect(agreed >= 75)
+        // Floors only rise. The rest are decisions, listed in the README; through `scan text`
+        // and the shipped store: `goldset/tools/parser_cases.py off`.
+        #expect(agreed >= 80)
     }
 
     @Test("All 307 real ingredient texts parse, spans inside the text")

@@ -7,7 +7,10 @@ enum ParsingFixtureLexicon {
 
     static func lines(_ name: String) -> [String] {
         let text = (try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)) ?? ""
-        return text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+        // Line feeds only: the taxonomy has names with U+2028 in them (`eo:E290, karbona dioksido\u{2028}`),
+        // and splitting there made an empty line that ended the additive's block early.
+        return text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+            .map(String.init)
     }
 
     static func jsonLines(_ name: String) -> [[String: Any]] {
@@ -25,12 +28,18 @@ enum ParsingFixtureLexicon {
         "gold", "silver", "or", "argent", "oro", "plata", "argento", "silber", "iron", "fer", "calcium", "calcio",
         "sodium", "potassium", "magnesium", "magnésium", "aluminium", "aluminum",
         "gelatin", "wax", "c-vitamiini", "lactique", "carbonates", "carbonate", "carbonatos", "karbonaatit",
+        // Anions of mineral nutrients (`sélénite de sodium`), context-only in the shipped data too.
+        "selenite", "sélénite",
     ]
 
     /// Salts and amino acids labels add as nutrients: all their names need additive context,
     /// as in the shipped data (`nutrient_salts` in packs/tools/curated.json).
     static let nutrientSalts: Set<String> = ["E170", "E327", "E333", "E341", "E343", "E511", "E526", "E529", "E530",
                                               "E578", "E579", "E585", "E1001"]
+
+    /// Additives that are foods in their own right (gelatine): all their names need additive
+    /// context, as in the shipped data (`food_records` in packs/tools/curated.json).
+    static let foodRecords: Set<String> = ["E428"]
 
     /// US regulatory and trade names that the taxonomy lacks or spells differently.
     static let handNames: [(String, String, String)] = [
@@ -60,7 +69,8 @@ enum ParsingFixtureLexicon {
             // Short lowercase words (`or`, `fer`) and vitamin names are ordinary words on labels;
             // short capitals (`BHA`) are acronyms.
             let contextOnly = contextOnlyNames.contains(lower) || (n.count <= 3 && n != n.uppercased())
-                || lower.hasPrefix("vitamin") || code.lineage.contains { nutrientSalts.contains($0.description) }
+                || lower.hasPrefix("vitamin")
+                || code.lineage.contains { nutrientSalts.contains($0.description) || foodRecords.contains($0.description) }
             entries.append(LexiconEntry(name: n, code: code, lang: lang, contextOnly: contextOnly))
             codes.insert(code)
         }

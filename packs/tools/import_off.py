@@ -792,8 +792,9 @@ def main():
         references.append({"label": "Open Food Facts additive taxonomy (ODbL 1.0)",
                            "url": "https://world.openfoodfacts.org/additive/" + c.lower().replace("(", "").replace(")", "")})
         ctx = [n for n in k.get("ctx", [])]
-        if c.split("(")[0] in cur.get("nutrient_salts", {}).get("codes", []):
-            # added as nutrients more often than as additives: every name needs additive context
+        if c.split("(")[0] in cur.get("nutrient_salts", {}).get("codes", []) + cur.get("food_records", {}).get("codes", []):
+            # added as nutrients more often than as additives, or a food in its own right:
+            # every name needs additive context
             for lang in sorted(nd):
                 ctx += [n for n in nd[lang] if n not in ctx]
         rec = {

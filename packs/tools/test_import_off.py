@@ -52,6 +52,20 @@ class ContextOnly(unittest.TestCase):
         for code, name in [("E101", "riboflavin"), ("E375", "niacin"), ("E516", "selenite"), ("E574", "gluconate")]:
             self.assertIn(name, [n.lower() for n in record(code)["context_names"]], code)
 
+    def test_food_records_need_context_in_every_language(self):
+        # Gelatine is a food: every name, Polish and Czech too, needs additive context.
+        rec = record("E428")
+        ctx = {n.lower() for n in rec["context_names"]}
+        for lang, names in rec["names"].items():
+            for n in names:
+                self.assertIn(n.lower(), ctx, (lang, n))
+        self.assertIn("żelatyna", ctx)
+
+    def test_technological_salts_stay_plain(self):
+        # Potassium citrate and calcium chloride are named bare on US labels (not nutrient salts).
+        for code, name in [("E332", "potassium citrates"), ("E509", "calcium chloride")]:
+            self.assertNotIn(name, [n.lower() for n in record(code)["context_names"]], code)
+
     def test_carbon_dioxide_is_a_plain_name(self):
         self.assertNotIn("carbon dioxide", [n.lower() for n in record("E290")["context_names"]])
 

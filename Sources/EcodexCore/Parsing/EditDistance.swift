@@ -1,7 +1,7 @@
 /// Small edit-distance checks for fuzzy word matching.
 enum EditDistance {
     /// Whether `x` and `y` differ by at most one substitution, insertion, deletion or adjacent swap.
-    static func withinOne(_ x: [UInt32], _ y: ArraySlice<UInt32>) -> Bool {
+    static func withinOne(_ x: UnsafeBufferPointer<UInt32>, _ y: ArraySlice<UInt32>) -> Bool {
         let m = x.count, n = y.count, b = y.startIndex
         if abs(m - n) > 1 { return false }
         var i = 0
@@ -26,7 +26,7 @@ enum EditDistance {
     }
 
     /// Whether `x` and `y` share their first and last letters, so any edit between them is inside the word.
-    static func isInternalEdit(_ x: [UInt32], _ y: ArraySlice<UInt32>) -> Bool {
+    static func isInternalEdit(_ x: UnsafeBufferPointer<UInt32>, _ y: ArraySlice<UInt32>) -> Bool {
         guard let xf = x.first, let xl = x.last, let yf = y.first, let yl = y.last else { return false }
         return xf == yf && xl == yl && x.count > 2 && y.count > 2
     }
@@ -36,23 +36,25 @@ enum EditDistance {
     ///
     /// `natriumcitraat` is one substitution from `natriumnitraat`, but `c` for `n` is neither
     /// a shape nor a key slip; `tartrazime` (`m` for `n`) is both.
-    static func isPlausibleSlip(_ x: [UInt32], _ y: ArraySlice<UInt32>) -> Bool {
+    static func isPlausibleSlip(_ x: UnsafeBufferPointer<UInt32>, _ y: ArraySlice<UInt32>) -> Bool {
         guard x.count == y.count else { return true }
         let b = y.startIndex
-        var diffs: [(UInt32, UInt32)] = []
+        var diffs = 0
+        var pair: (UInt32, UInt32) = (0, 0)
         for i in 0..<x.count where x[i] != y[b + i] {
-            diffs.append((x[i], y[b + i]))
-            if diffs.count > 2 { return true }
+            diffs += 1
+            if diffs > 1 { return true }
+            pair = (x[i], y[b + i])
         }
         // Two differences at equal length are a swap of neighbours.
-        guard diffs.count == 1, let (p, q) = diffs.first else { return true }
-        return confusable.contains(pairKey(p, q))
+        guard diffs == 1 else { return true }
+        return confusable.contains(pairKey(pair.0, pair.1))
     }
 
     /// Whether `x` and `y` differ by exactly two substitutions inside the word, each a pair of
     /// letters OCR confuses by shape (`bicorbonote` for `bicarbonate`). Keyboard neighbours do not count:
     /// two typing slips in one word are rare, two misread round letters on a poor photo are not.
-    static func isTwoShapeSlips(_ x: [UInt32], _ y: ArraySlice<UInt32>) -> Bool {
+    static func isTwoShapeSlips(_ x: UnsafeBufferPointer<UInt32>, _ y: ArraySlice<UInt32>) -> Bool {
         guard x.count == y.count, isInternalEdit(x, y) else { return false }
         let b = y.startIndex
         var diffs = 0

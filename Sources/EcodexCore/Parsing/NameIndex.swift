@@ -63,8 +63,13 @@ struct NameIndex: Sendable {
     /// and the filter answers that from cache instead of touching the large table.
     private var deletionFilter = [UInt64](repeating: 0, count: NameIndex.filterWords)
     private static let filterWords = 1 << 15
-    /// Words of `twoSlipMinLength` letters or more, by length, for two-slip matching.
-    private var longWords: [[Int32]] = []
+    /// Words of `twoSlipMinLength` letters or more, by length and first and last letter (two
+    /// slips must be inside the word), for two-slip matching.
+    private var longWords: [UInt64: [Int32]] = [:]
+    /// Every word's letters end to end (`wordStart[id]..<wordStart[id + 1]`): the fuzzy search
+    /// reads known words from here without retaining an array per candidate.
+    private var flat: [UInt32] = []
+    private var wordStart: [Int32] = [0]
     /// Shortest unknown word that may carry two shape slips.
     static let twoSlipMinLength = 10
     private var deletionWord: [Int32] = []
@@ -251,10 +256,14 @@ struct NameIndex: Sendable {
         deletionNext.reserveCapacity(total)
         var hashes: [UInt64] = []
         var suffix: [UInt64] = []
-        longWords = [[Int32]](repeating: [], count: 41)
+        longWords = [:]
         for (id, w) in words.enumerated() where w.count >= Self.twoSlipMinLength && w.count <= 40 {
-            longWords[w.count].append(Int32(id))
+            longWords[Self.endsKey(w), default: []].append(Int32(id))
         }
+        flat = words.flatMap { $0 }
+        wordStart = [0]
+        wordStart.reserveCapacity(words.count + 1)
+        for w in words { wordStart.append(wordStart[wordStart.count - 1] + Int32(w.count)) }
         for (id, w) in words.enumerated() where w.count >= Self.fuzzyMinLength - 1 && w.count <= 40 {
             hashes.removeAll(keepingCapacity: true)
             Self.deletionHashes(w[...], into: &hashes, suffix: &suffix)
@@ -309,6 +318,9 @@ struct NameIndex: Sendable {
 
     /// Shortest word form (the shorter of singular and plural) that `formIDs` relates.
     static let wordFormMinLength = 6
+    /// The same, for a word after the first of a name: the first word already anchors the
+    /// match, so `carbonates acides d'ammonium` may find `carbonate acide d'ammonium`.
+    static let innerWordFormMinLength = 5
 
     /// Vocabulary ids of the word's other number: the label's singular where a name has the
     /// plural, and the plural where it has the singular (`sodium citrate` / `sodium citrates`,
@@ -316,9 +328,10 @@ struct NameIndex: Sendable {
     ///
     /// Endings, in the label languages: add `-s` or `-es` (`-n` after `-e`: `Säure`/`Säuren`); drop
     /// `-s`, `-es`, `-e`, `-en`, `-n`; swap the Italian vowels `-o`/`-i`, `-a`/`-e`, `-e`/`-i`. The shorter form keeps at least
-    /// `wordFormMinLength` letters, and a form that drops an ending must not end in `-s` itself
+    /// `minLength` letters (`wordFormMinLength` for a name's first word), and a form that drops an ending must not end in `-s` itself
     /// (`pectinase` is not `pectinas` + `e`). Returns up to two ids other than the word's own.
-    func formIDs(_ w: ArraySlice<UInt32>, own: Int32) -> (Int32, Int32) {
+    func formIDs<W: RandomAccessCollection<UInt32>>(_ w: W, own: Int32, minLength: Int = NameIndex.wordFormMinLength)
+        -> (Int32, Int32) where W.Index == Int {
         let s: UInt32 = 0x53, e: UInt32 = 0x45, n: UInt32 = 0x4E, i: UInt32 = 0x49, o: UInt32 = 0x4F, a: UInt32 = 0x41
         var found: (Int32, Int32) = (-1, -1)
         func consider(_ h: UInt64) -> Bool {
@@ -328,7 +341,7 @@ struct NameIndex: Sendable {
             found.1 = id
             return true
         }
-        guard w.count >= Self.wordFormMinLength, let last = w.last else { return found }
+        guard w.count >= minLength, let last = w.last else { return found }
         // Hashes of the word and of its prefixes one and two letters shorter.
         var whole = Token.fnvOffset
         var cut1 = Token.fnvOffset, cut2 = Token.fnvOffset
@@ -345,10 +358,10 @@ struct NameIndex: Sendable {
         }
         // Shorter forms: the name has the singular.
         let beforeLast = w[w.endIndex - 2]
-        if last == s || last == e || last == n, w.count - 1 >= Self.wordFormMinLength, beforeLast != s {
+        if last == s || last == e || last == n, w.count - 1 >= minLength, beforeLast != s {
             if consider(cut1) { return found }
         }
-        if (last == s || last == n) && beforeLast == e, w.count - 2 >= Self.wordFormMinLength,
+        if (last == s || last == n) && beforeLast == e, w.count - 2 >= minLength,
            w[w.endIndex - 3] != s {
             if consider(cut2) { return found }
         }
@@ -366,31 +379,41 @@ struct NameIndex: Sendable {
         cache.probes.removeAll(keepingCapacity: true)
         Self.deletionHashes(word, into: &cache.probes, suffix: &cache.suffix)
         let first = found.count
-        for p in cache.probes {
-            let bit = Self.filterBit(p)
-            if deletionFilter[bit >> 6] & (1 << UInt64(bit & 63)) == 0 { continue }
-            var posting = deletionHead.get(p)
-            while posting >= 0 {
-                let w = deletionWord[Int(posting)]
-                posting = deletionNext[Int(posting)]
-                // Edits at a word's first or last letter make other words (`pectinas` / `pectinase`,
-                // `carbonates` / `carbonated`, `cólico` / `fólico`), not OCR slips.
-                let known = words[Int(w)]
-                if !found[first...].contains(w), EditDistance.isInternalEdit(known, word),
-                   EditDistance.withinOne(known, word), EditDistance.isPlausibleSlip(known, word) {
-                    found.append(w)
+        flat.withUnsafeBufferPointer { letters in
+            func known(_ w: Int32) -> UnsafeBufferPointer<UInt32> {
+                UnsafeBufferPointer(rebasing: letters[Int(wordStart[Int(w)])..<Int(wordStart[Int(w) + 1])])
+            }
+            for p in cache.probes {
+                let bit = Self.filterBit(p)
+                if deletionFilter[bit >> 6] & (1 << UInt64(bit & 63)) == 0 { continue }
+                var posting = deletionHead.get(p)
+                while posting >= 0 {
+                    let w = deletionWord[Int(posting)]
+                    posting = deletionNext[Int(posting)]
+                    // Edits at a word's first or last letter make other words (`pectinas` / `pectinase`,
+                    // `carbonates` / `carbonated`, `cólico` / `fólico`), not OCR slips.
+                    let k = known(w)
+                    if !found[first...].contains(w), EditDistance.isInternalEdit(k, word),
+                       EditDistance.withinOne(k, word), EditDistance.isPlausibleSlip(k, word) {
+                        found.append(w)
+                        if found.count - first >= 8 { return }
+                    }
+                }
+            }
+            // No word one edit away: a long word may carry two shape slips. Such candidates go in as
+            // `-(id + 1)`, so the walk charges them two edits.
+            if found.count == first, word.count >= Self.twoSlipMinLength, let bucket = longWords[Self.endsKey(word)] {
+                for w in bucket where EditDistance.isTwoShapeSlips(known(w), word) {
+                    found.append(-w - 1)
                     if found.count - first >= 8 { return }
                 }
             }
         }
-        // No word one edit away: a long word may carry two shape slips. Such candidates go in as
-        // `-(id + 1)`, so the walk charges them two edits.
-        if found.count == first, word.count >= Self.twoSlipMinLength {
-            for w in longWords[word.count] where EditDistance.isTwoShapeSlips(words[Int(w)], word) {
-                found.append(-w - 1)
-                if found.count - first >= 8 { return }
-            }
-        }
+    }
+
+    /// Length, first and last letter of a word, as one key.
+    private static func endsKey<W: BidirectionalCollection<UInt32>>(_ w: W) -> UInt64 {
+        UInt64(w.count) << 48 | UInt64(w.first ?? 0) << 24 | UInt64(w.last ?? 0)
     }
 
     /// Edits a name of `chars` letters may carry: none for short names, more for long ones.
@@ -449,8 +472,17 @@ struct NameIndex: Sendable {
         let w = stream[pos]
         if pos > start && w.barrierBefore { return }
         let lowHere = low || w.lowConfidence
-        if w.id >= 0 || w.forms.0 >= 0 {
-            for word in [w.id, w.forms.0, w.forms.1] where word >= 0 {
+        // Inside a name, shorter words may change number too (`acides` / `acide`); looked up only
+        // here, on the path of a match already begun, so ordinary words never pay for it.
+        var inner: (Int32, Int32) = (-1, -1)
+        if pos > start, w.tokenEnd == w.token + 1, w.scalarEnd - w.scalarStart >= Int32(Self.innerWordFormMinLength),
+           w.scalarEnd - w.scalarStart < Int32(Self.wordFormMinLength) + 1 {
+            inner = formIDs(scalars[Int(w.scalarStart)..<Int(w.scalarEnd)], own: w.id,
+                            minLength: Self.innerWordFormMinLength)
+        }
+        if w.id >= 0 || w.forms.0 >= 0 || inner.0 >= 0 {
+            for word in [w.id, w.forms.0, w.forms.1, inner.0, inner.1] where word >= 0 {
+                if (word == inner.0 || word == inner.1) && (word == w.forms.0 || word == w.forms.1) { continue }
                 follow(stream, start: start, pos: pos, node: node, word: word, edits: edits, low: lowHere,
                        scalars: scalars, cache: &cache, best: &best, steps: &steps)
             }

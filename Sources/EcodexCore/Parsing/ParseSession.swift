@@ -13,12 +13,22 @@ struct ParseSession {
         var contextOnly = false
         var needsContext = false
         var isCode: Bool
+        /// All the words that make up a name shared with a neighbour (`citrates de potassium et
+        /// de sodium` for `sodium`), when more than `tokens`.
+        var phrase: Range<Int>?
+
+        /// The words that name the additive.
+        var nameTokens: Range<Int> { phrase ?? tokens }
     }
 
     /// Words that join additives in a list (`lutein and tartrazine`).
     static let conjunctions: [UInt64] =
         ["AND", "UND", "ET", "Y", "E", "EN", "OU", "OR", "ODER", "O", "I", "JA", "EA", "&", "OF", "DE", "D"]
             .map { Token.hash($0.unicodeScalars.map(\.value)) }
+
+    /// `and` and `or` in the label languages, without the prepositions `conjunctions` also holds.
+    static let andWords: [UInt64] = ["AND", "UND", "ET", "Y", "E", "EN", "OU", "OR", "ODER", "O", "I", "JA", "OG", "ES"]
+        .map { Token.hash($0.unicodeScalars.map(\.value)) }
 
     let index: NameIndex
     let norm: NormalizedText
@@ -144,7 +154,9 @@ struct ParseSession {
             barrier = false
         }
         var fuzzyCache = NameIndex.FuzzyCache(count: stream.count)
-        // Unsafe views keep the recursive trie walk free of retain/release traffic.
+        // Unsafe views keep the recursive trie walk free of retain/release traffic; so does a local
+        // index: read through the mutated `self` inside the closure, it was copied for every word.
+        let index = self.index
         stream.withUnsafeBufferPointer { streamBuffer in
             norm.scalars.withUnsafeBufferPointer { scalarBuffer in
                 var p = 0
@@ -158,13 +170,74 @@ struct ParseSession {
                         structure.noteClass(at: range, function: m.target.function, nutrient: m.target.nutrient)
                     }
                     if let code = m.target.code {
+                        if let d = distributed(streamBuffer, before: m, index: index, scalars: scalarBuffer) {
+                            // The earlier word may have matched on its own (`sodium`): the shared name replaces it.
+                            if let last = nameHits.last, last.tokens == d.tokens { nameHits.removeLast() }
+                            nameHits.append(d)
+                        }
                         nameHits.append(Candidate(code: code, tokens: range, kind: m.edits > 0 ? .fuzzy : .name,
                                                   edits: m.edits, contextOnly: m.target.contextOnly, isCode: false))
                     }
                     p = m.endWord
+                    if m.target.code != nil, let d = distributed(streamBuffer, after: m, index: index, scalars: scalarBuffer) {
+                        nameHits.append(d)
+                        p = m.endWord + 2
+                    }
                 }
             }
         }
+    }
+
+    /// A name shared by two words joined by `and`, read after a name that ends in the first:
+    /// `carbonates acides d'ammonium et de sodium` also names `carbonates acides de sodium`,
+    /// `citrato di sodio e di potassio` also `citrato di potassio` (the prepositions are stop words).
+    /// The other word must complete a known name on its own, with no slip.
+    private func distributed(_ stream: UnsafeBufferPointer<NameIndex.StreamWord>, after m: NameIndex.Match,
+                             index: NameIndex, scalars: UnsafeBufferPointer<UInt32>) -> Candidate? {
+        let e = m.endWord
+        guard m.endWord - m.startWord >= 2, e + 1 < stream.count, !stream[e].barrierBefore,
+              !stream[e + 1].barrierBefore, Self.andWords.contains(tokens[Int(stream[e].token)].key) else { return nil }
+        var words = Array(stream[m.startWord..<(e - 1)])
+        words.append(stream[e + 1])
+        var c = sharedName(words, replacing: words.count - 1, not: m.target.code, index: index, scalars: scalars)
+        c?.phrase = Int(stream[m.startWord].token)..<Int(stream[e + 1].tokenEnd)
+        return c
+    }
+
+    /// The same with the shared word at the end, English and German style, read before a name
+    /// that ends in it: `sodium and potassium citrates` also names `sodium citrates`.
+    private func distributed(_ stream: UnsafeBufferPointer<NameIndex.StreamWord>, before m: NameIndex.Match,
+                             index: NameIndex, scalars: UnsafeBufferPointer<UInt32>) -> Candidate? {
+        let s = m.startWord
+        guard m.endWord - s >= 2, s >= 2, !stream[s].barrierBefore, !stream[s - 1].barrierBefore,
+              Self.andWords.contains(tokens[Int(stream[s - 1].token)].key) else { return nil }
+        // The word must not end a longer name found before (`lactic acid and …`).
+        let first = Int(stream[s - 2].token)
+        if let last = nameHits.last, last.tokens.contains(first), last.tokens != first..<Int(stream[s - 2].tokenEnd) {
+            return nil
+        }
+        var words = [stream[s - 2]]
+        words += stream[(s + 1)..<m.endWord]
+        var c = sharedName(words, replacing: 0, not: m.target.code, index: index, scalars: scalars)
+        c?.phrase = Int(stream[s - 2].token)..<Int(stream[m.endWord - 1].tokenEnd)
+        return c
+    }
+
+    /// A candidate for `words` when they are exactly one known name other than `code`, its tokens
+    /// those of the word at `replacing`.
+    private func sharedName(_ words: [NameIndex.StreamWord], replacing r: Int, not code: ECode?, index: NameIndex,
+                            scalars: UnsafeBufferPointer<UInt32>) -> Candidate? {
+        var words = words
+        for k in words.indices {
+            words[k].barrierBefore = false
+            words[k].fuzzyEligible = false
+        }
+        var cache = NameIndex.FuzzyCache(count: words.count)
+        guard let d = words.withUnsafeBufferPointer({ index.longestMatch($0, at: 0, scalars: scalars, cache: &cache) }),
+              d.endWord == words.count, d.edits == 0, let found = d.target.code, found != code else { return nil }
+        let w = words[r]
+        return Candidate(code: found, tokens: Int(w.token)..<Int(w.tokenEnd), kind: .name,
+                         contextOnly: d.target.contextOnly, isCode: false)
     }
 
     /// The vocabulary id of `word-word` at token `k` read as one word, when the hyphen has
@@ -290,12 +363,15 @@ struct ParseSession {
             let k = Int(structure.itemOfToken[m.best.tokens.lowerBound])
             if k >= 0 { mentionsPerItem[k] += 1 }
         }
-        for m in merged {
+        let amongNutrients = nutrientListReadings(merged)
+        for (i, m) in merged.enumerated() {
             let best = m.best
             let first = best.tokens.lowerBound
             let context = item(first)?.function != nil
             if m.parts.count == 1 {
-                if best.contextOnly && !(item(first).map { $0.directContext || sameFunction(best.code, $0) } ?? false) { continue }
+                if best.contextOnly || amongNutrients[i],
+                   !(item(first).map { $0.directContext || sameFunction(best.code, $0) } ?? false),
+                   amongNutrients[i] || !joinedToAdditive(i, merged, amongNutrients) { continue }
                 if best.contextOnly && !best.isCode && inNutritionDeclaration(best.tokens) { continue }
                 if best.needsContext && !context && !neighbourIsCode(best) { continue }
                 if !best.isCode, !ocrNameHolds(best) { continue }
@@ -323,6 +399,69 @@ struct ParseSession {
             result.mentions.append(Mention(code: best.code, matchedText: texts, span: span, kind: best.kind,
                                            confidence: confidence, function: function, ingredient: ingredient))
         }
+    }
+
+    /// Folded words of a token range.
+    private func words(_ r: Range<Int>) -> [ArraySlice<UInt32>] {
+        r.compactMap { tokens[$0].kind == .word ? norm.scalars[Int(tokens[$0].start)..<Int(tokens[$0].end)] : nil }
+    }
+
+    /// Which name candidates are read as nutrients because their list is a list of nutrients.
+    ///
+    /// Infant formula and mineral premixes list salts without a class word: `carbonate de
+    /// calcium, chlorures de calcium, citrates de potassium, phosphate de calcium`. When at
+    /// least two items of one list (the items of one bracket, or under one header) name salts
+    /// that need additive context, and no item names an additive that is not a mineral salt or
+    /// an amino acid, the mineral salts and amino acids of that list need context too
+    /// (`NutrientSalts`). A printed code always counts.
+    private func nutrientListReadings(_ merged: [(parts: [Candidate], best: Candidate)]) -> [Bool] {
+        var out = [Bool](repeating: false, count: merged.count)
+        guard merged.count >= 3 else { return out }
+        func key(_ c: Candidate) -> Int64? {
+            let k = Int(structure.itemOfToken[c.tokens.lowerBound])
+            guard k >= 0 else { return nil }
+            let it = structure.items[k]
+            return Int64(it.parent ?? -1) << 32 | Int64(UInt32(truncatingIfNeeded: it.header ?? -1))
+        }
+        // Context-only salts first: most texts have none, and then nothing else is looked at.
+        var salts: [Int64: Int] = [:]
+        for m in merged where m.parts.count == 1 && !m.best.isCode && m.best.contextOnly {
+            if let g = key(m.best), NutrientSalts.isSalt(words(m.best.nameTokens)) { salts[g, default: 0] += 1 }
+        }
+        guard salts.values.contains(where: { $0 >= 2 }) else { return out }
+        var others: [Int64: Int] = [:]
+        for (i, m) in merged.enumerated() {
+            let best = m.best
+            guard !best.contextOnly, !best.needsContext, let g = key(best), salts[g, default: 0] >= 2 else { continue }
+            if m.parts.count == 1 && !best.isCode && NutrientSalts.mayBeNutrient(words(best.nameTokens)) {
+                out[i] = true
+            } else {
+                others[g, default: 0] += 1
+            }
+        }
+        for i in merged.indices where out[i] {
+            out[i] = key(merged[i].best).map { others[$0, default: 0] == 0 } ?? false
+        }
+        return out
+    }
+
+    /// Whether a context-only salt is joined by `and` to an additive that needs no context:
+    /// `talc et carbonate de calcium`, `E341 and calcium carbonate`. Fortification lists salts
+    /// with vitamins and minerals, not with additives.
+    private func joinedToAdditive(_ i: Int, _ merged: [(parts: [Candidate], best: Candidate)],
+                                  _ amongNutrients: [Bool]) -> Bool {
+        let me = merged[i].best
+        guard !me.isCode, NutrientSalts.isSalt(words(me.nameTokens)) else { return false }
+        for j in [i - 1, i + 1] where j >= 0 && j < merged.count {
+            let other = merged[j].best
+            guard !other.contextOnly, !other.needsContext, !amongNutrients[j] else { continue }
+            let gap = j < i ? other.tokens.upperBound : me.tokens.upperBound
+            let next = j < i ? me.tokens.lowerBound : other.tokens.lowerBound
+            guard next == gap + 1, tokens[gap].kind == .word, Self.andWords.contains(tokens[gap].key),
+                  structure.itemOfToken[gap] == structure.itemOfToken[me.tokens.lowerBound] else { continue }
+            return true
+        }
+        return false
     }
 
     /// Words of the nutrition declaration (EU Reg. 1169/2011 Annex XV in the label languages):
