@@ -6,29 +6,6 @@
 // The zlib format (not raw deflate) carries the dictionary's checksum and an
 // Adler-32 of the data, so a damaged record is found when it is read.
 
-/// Compresses `src` at level 9 against `dict` into `dst`.
-/// Z_OK with the size in `*out_len`; Z_BUF_ERROR when `dst` is too small; another zlib error.
-static inline int ecodex_deflate(const unsigned char *dict, unsigned dict_len,
-                                 const unsigned char *src, unsigned long src_len,
-                                 unsigned char *dst, unsigned long dst_cap, unsigned long *out_len) {
-    z_stream s;
-    memset(&s, 0, sizeof s);
-    int rc = deflateInit2(&s, 9, Z_DEFLATED, 15, 9, Z_DEFAULT_STRATEGY);
-    if (rc != Z_OK) return rc;
-    if (dict_len > 0 && (rc = deflateSetDictionary(&s, dict, dict_len)) != Z_OK) {
-        deflateEnd(&s);
-        return rc;
-    }
-    s.next_in = (Bytef *)src;
-    s.avail_in = (uInt)src_len;
-    s.next_out = dst;
-    s.avail_out = (uInt)dst_cap;
-    rc = deflate(&s, Z_FINISH);
-    *out_len = s.total_out;
-    deflateEnd(&s);
-    return rc == Z_STREAM_END ? Z_OK : (rc == Z_OK ? Z_BUF_ERROR : rc);
-}
-
 /// A deflate stream with `dict` already set: setting a 32 KiB dictionary hashes all of it,
 /// which costs several times more than compressing a record, so it is done once and the
 /// primed stream is copied for each record (`ecodex_deflate_primed`). NULL when out of memory.
@@ -53,7 +30,9 @@ static inline void ecodex_deflater_free(void *primed) {
     free(primed);
 }
 
-/// `ecodex_deflate` on a copy of a stream from `ecodex_deflater_new` (the same bytes).
+/// Compresses `src` at level 9 against the dictionary of `primed` (from `ecodex_deflater_new`)
+/// into `dst`, on a copy of that stream. Z_OK with the size in `*out_len`; Z_BUF_ERROR when
+/// `dst` is too small; another zlib error.
 static inline int ecodex_deflate_primed(void *primed, const unsigned char *src, unsigned long src_len,
                                         unsigned char *dst, unsigned long dst_cap, unsigned long *out_len) {
     z_stream s;
@@ -69,7 +48,7 @@ static inline int ecodex_deflate_primed(void *primed, const unsigned char *src, 
     return rc == Z_STREAM_END ? Z_OK : (rc == Z_OK ? Z_BUF_ERROR : rc);
 }
 
-/// Decompresses all of `src` (made by `ecodex_deflate` with the same `dict`) into `dst`.
+/// Decompresses all of `src` (made by `ecodex_deflate_primed` with the same `dict`) into `dst`.
 /// Z_OK with the size in `*out_len`; Z_BUF_ERROR when `dst` is too small (try a larger one);
 /// Z_DATA_ERROR for damaged or truncated data, trailing bytes, or another dictionary.
 static inline int ecodex_inflate(const unsigned char *dict, unsigned dict_len,

@@ -34,13 +34,9 @@ struct RecordCodec {
         return Array(chosen.reversed().joined())
     }
 
-    /// Compresses one record (a one-off; a writer of many records uses a `Compressor`).
+    /// Compresses one record (a one-off; a writer of many records keeps one `Compressor`).
     func compress(_ json: [UInt8]) throws -> [UInt8] {
-        try Self.compress(json) { src, srcCount, dst, dstCount, length in
-            dictionary.withUnsafeBufferPointer { dict in
-                ecodex_deflate(dict.baseAddress, UInt32(dict.count), src, srcCount, dst, dstCount, &length)
-            }
-        }
+        try Compressor(self).compress(json)
     }
 
     /// Compresses records against one dictionary, which it sets once: setting a 32 KiB

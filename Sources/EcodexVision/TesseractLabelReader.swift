@@ -179,7 +179,8 @@ public final class TesseractLabelReader: LabelReader {
                 let r = min(max(x, w.right), width), b = min(max(y, w.bottom), height)
                 let box = BoundingBox(x: x, y: y, width: r - x, height: b - y)
                 return OCRWord(text: w.text, confidence: w.confidence, box: box, line: w.line + lineBase,
-                               photoBox: piece.map.photoBox(box, width: loaded.width, height: loaded.height))
+                               // Only the HTML page's outlines use it: not worked out per word otherwise.
+                               photoBox: keepsPreview ? piece.map.photoBox(box, width: loaded.width, height: loaded.height) : nil)
             }
             lineBase = (words.map(\.line).max() ?? (lineBase - 1)) + 1
             all += words

@@ -140,24 +140,24 @@ enum Curvature {
         bend.bow >= textHeight && bend.residual * 5 <= bend.bow
     }
 
-    /// Moves every column of `gray` up or down by `-bend.shift[x]`, growing the
-    /// image so nothing is cut, and fills what is uncovered with `paper`.
     /// How far `straighten` moves each column down, in pixels.
     static func columnShifts(_ bend: Bend, width w: Int) -> [Int] {
         let top = Int((bend.shift.max() ?? 0).rounded(.up))
         return (0..<w).map { top - Int(bend.shift[$0].rounded()) }
     }
 
+    /// Moves every column of `gray` up or down by `-bend.shift[x]`, growing the
+    /// image so nothing is cut, and fills what is uncovered with `paper`.
     static func straighten(_ gray: [UInt8], width w: Int, height h: Int, bend: Bend,
                            paper: UInt8) -> (bytes: [UInt8], height: Int) {
         let low = bend.shift.min() ?? 0, high = bend.shift.max() ?? 0
-        let top = Int(high.rounded(.up)), bottom = Int((-low).rounded(.up))
-        let height = h + top + bottom
+        let height = h + Int(high.rounded(.up)) + Int((-low).rounded(.up))
+        let shifts = columnShifts(bend, width: w)
         var out = [UInt8](repeating: paper, count: w * height)
         out.withUnsafeMutableBufferPointer { dst in
             gray.withUnsafeBufferPointer { src in
                 for x in 0..<w {
-                    let dy = top - Int(bend.shift[x].rounded())  // as in `columnShifts`
+                    let dy = shifts[x]
                     for y in 0..<h { dst[(y + dy) * w + x] = src[y * w + x] }
                 }
             }

@@ -8,8 +8,8 @@ import Foundation
 /// it runs, and `photoBox` undoes them in reverse order, so the HTML page can outline a
 /// word on the photo itself. Steps that only change pixel values (gray, invert, background,
 /// denoise) move nothing and are not recorded.
-struct PhotoMap: Equatable {
-    enum Step: Equatable {
+struct PhotoMap {
+    enum Step {
         /// The image was cut out of the one before at this offset.
         case crop(x: Int, y: Int)
         /// Both axes were scaled by this factor.
@@ -21,17 +21,6 @@ struct PhotoMap: Equatable {
         case rotate(radians: Double, from: (Int, Int), to: (Int, Int))
         /// Each column `x` moved down by `shift[x]` pixels (curved lines straightened).
         case columnShift([Int])
-
-        static func == (a: Step, b: Step) -> Bool {
-            switch (a, b) {
-            case let (.crop(x1, y1), .crop(x2, y2)): return x1 == x2 && y1 == y2
-            case let (.scale(s1), .scale(s2)): return s1 == s2
-            case let (.quarterTurns(n1, w1, h1), .quarterTurns(n2, w2, h2)): return n1 == n2 && w1 == w2 && h1 == h2
-            case let (.rotate(r1, f1, t1), .rotate(r2, f2, t2)): return r1 == r2 && f1 == f2 && t1 == t2
-            case let (.columnShift(s1), .columnShift(s2)): return s1 == s2
-            default: return false
-            }
-        }
     }
 
     /// In the order they were applied to the photo.
