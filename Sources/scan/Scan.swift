@@ -17,6 +17,7 @@ struct Scan: ParsableCommand {
             ImageCommand.self, BurstCommand.self, TextCommand.self, CodeCommand.self, LookupCommand.self, BarcodeCommand.self,
             ProductsCommand.self, HistoryCommand.self, PrefsCommand.self, StoreCommand.self, PackCommand.self,
             UpdateCommand.self, BenchCommand.self,
+            BatchCommand.self,
         ],
         defaultSubcommand: ImageCommand.self
     )
