@@ -11,14 +11,18 @@ struct BatchCommand: ParsableCommand {
         commandName: "batch",
         abstract: "Worker mode for large jobs: scan every photo listed in a manifest, one JSON line each.",
         discussion: """
-            The manifest has one local photo path per line (blank lines and lines starting with # are
-            skipped); `-` reads it from standard input. One OCR engine and one store serve every photo,
-            and each result is printed as soon as it is done: the JSON report of `scan IMAGE --format json`
-            with `sha256` (of the photo's bytes) added. A photo that fails prints
-            {"input", "sha256", "error": {"class", "message"}, "exitCode"} and the batch goes on.
-            Results are not saved to history. The exit code is that of the first failed photo, or 0.
-            `--shard I/N` takes the manifest lines whose index (from 0, counting only path lines) is I
-            modulo N; `--resume OUT.jsonl` skips every input that already has a line in OUT.jsonl.
+            The manifest has one local photo path per line (blank lines and lines starting with # \
+            are skipped); `-` reads it from standard input. One OCR engine and one store serve every \
+            photo, and each result is printed as soon as it is done: the JSON report of \
+            `scan IMAGE --format json` with `sha256` (of the photo's bytes) added. The output is \
+            always JSON Lines, whatever --format says.
+
+            A photo that fails prints {"input", "sha256", "error": {"class", "message"}, "exitCode"} \
+            and the batch goes on. Results are not saved to history. The exit code is that of the \
+            first failed photo, or 0.
+
+            `--shard I/N` takes the manifest lines whose index (from 0, counting only path lines) \
+            is I modulo N; `--resume OUT.jsonl` skips every input that already has a line in OUT.jsonl.
             """
     )
 
@@ -113,7 +117,7 @@ struct BatchCommand: ParsableCommand {
 }
 
 /// `I/N`: this worker's slice of a manifest.
-struct Shard: ExpressibleByArgument {
+struct Shard: ExpressibleByArgument, CustomStringConvertible {
     let index: Int
     let count: Int
 
@@ -129,6 +133,8 @@ struct Shard: ExpressibleByArgument {
     }
 
     func takes(_ lineIndex: Int) -> Bool { lineIndex % count == index }
+
+    var description: String { "\(index)/\(count)" }
 }
 
 /// Reads a file (or standard input for `-`) one line at a time, so a manifest of
