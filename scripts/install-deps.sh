@@ -5,7 +5,8 @@
 # model (whole phone photos are read with it).
 # Tools used by tests and benchmarks: tesseract CLI (baseline), zbarimg, zint
 # (barcode test images), ImageMagick (sample rendering), time, Chromium
-# (renders the HTML report headless in tests).
+# (renders the HTML report headless in tests), Python with venv (the Dask driver's test
+# installs scripts/distributed/requirements.txt into .venv-distributed/).
 set -euo pipefail
 
 packages=(
@@ -14,6 +15,7 @@ packages=(
   tesseract-ocr-spa tesseract-ocr-ita tesseract-ocr-nld tesseract-ocr-script-latn
   zbar-tools zint imagemagick fonts-dejavu-core fonts-dejavu-extra fonts-urw-base35
   time chromium strace
+  python3 python3-venv
 )
 
 # --all-languages: also Tesseract's data for every other EU official language and Norwegian,

@@ -9,3 +9,11 @@ scripts/install-deps.sh
 # the scan binary sets it for itself, the test process must have it up front.
 export OMP_THREAD_LIMIT=1
 swift test "$@"
+# The Dask driver end to end (scripts/distributed/test_driver.py): two local workers, one
+# killed part-way, over 200 gold-set photos; about 3 minutes on 2 cores. Only for the whole
+# suite, not when arguments pick tests. Installs scripts/distributed/requirements.txt into
+# .venv-distributed/ the first time.
+if [ $# -eq 0 ]; then
+  python="$(scripts/distributed/venv.sh)"
+  timeout 1200 "$python" scripts/distributed/test_driver.py "$(swift build --show-bin-path)/scan"
+fi

@@ -16,7 +16,7 @@ struct Scan: ParsableCommand {
         subcommands: [
             ImageCommand.self, BurstCommand.self, TextCommand.self, CodeCommand.self, LookupCommand.self, BarcodeCommand.self,
             ProductsCommand.self, HistoryCommand.self, PrefsCommand.self, StoreCommand.self, PackCommand.self,
-            UpdateCommand.self, BenchCommand.self, AdviceCommand.self,
+            UpdateCommand.self, BenchCommand.self, AdviceCommand.self, BatchCommand.self,
         ],
         defaultSubcommand: ImageCommand.self
     )

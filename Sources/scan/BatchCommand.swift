@@ -1,0 +1,175 @@
+import ArgumentParser
+import EcodexCore
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct BatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "batch",
+        abstract: "Worker mode for large jobs: scan every photo listed in a manifest, one JSON line each.",
+        discussion: """
+            The manifest has one local photo path per line (blank lines and lines starting with # \
+            are skipped); `-` reads it from standard input. One OCR engine and one store serve every \
+            photo, and each result is printed as soon as it is done: the JSON report of \
+            `scan IMAGE --format json` with `sha256` (of the photo's bytes) added. The output is \
+            always JSON Lines, whatever --format says.
+
+            A photo that fails prints {"input", "sha256", "error": {"class", "message"}, "exitCode"} \
+            and the batch goes on. Results are not saved to history. The exit code is that of the \
+            first failed photo, or 0.
+
+            `--shard I/N` takes the manifest lines whose index (from 0, counting only path lines) \
+            is I modulo N; `--resume OUT.jsonl` skips every input that already has a line in OUT.jsonl.
+            """
+    )
+
+    @Option(help: "File listing one photo path per line, or - for standard input.")
+    var manifest: String
+
+    @Option(help: "Take only slice I of N (0 ≤ I < N) of the manifest's lines, e.g. 0/4.")
+    var shard: Shard = Shard(index: 0, count: 1)
+
+    @Option(help: "JSON Lines output of an earlier run: inputs with a line there are skipped.")
+    var resume: String?
+
+    @OptionGroup var reading: ReadingOptions
+
+    @OptionGroup var shopper: ShopperOptions
+
+    func run() throws {
+        let options = try shopper.scanOptions()
+        let done = try resume.map(Self.inputsDone(in:)) ?? []
+        guard let lines = LineReader(path: manifest) else {
+            throw Self.stop(EcodexError.capture("The manifest \(manifest) cannot be read. Check the path."))
+        }
+        let scanner: ScanPipeline
+        do {
+            // History stays off: a corpus job is not a shopper's scan, and history keeps only 1,000 scans.
+            (scanner, _) = try Wiring.imageScanner(reading: reading, shopper: shopper, region: options.preferences.region)
+        } catch {
+            throw Self.stop(error)
+        }
+        var firstFailure: ErrorClass?
+        var index = 0
+        while let line = lines.next() {
+            let path = line.trimmingCharacters(in: .whitespaces)
+            if path.isEmpty || path.hasPrefix("#") { continue }
+            defer { index += 1 }
+            guard shard.takes(index), !done.contains(path) else { continue }
+            if let failed = Self.scanOne(path, scanner: scanner, options: options), firstFailure == nil {
+                firstFailure = failed
+            }
+        }
+        if let firstFailure { throw ExitCode(firstFailure.exitCode) }
+    }
+
+    /// Scans one photo and prints its line; returns the error class when it failed.
+    static func scanOne(_ path: String, scanner: ScanPipeline, options: ScanOptions) -> ErrorClass? {
+        let hash = (try? Data(contentsOf: URL(fileURLWithPath: path))).map { Hex.encode(PackCrypto.sha256($0)) }
+        do {
+            let report = try scanner.scanImage(at: path, options: options)
+            // The renderer's object always has keys, so the hash can lead it without re-parsing.
+            let json = JSONRenderer.render(report)
+            emit("{\"sha256\":" + (hash.map { "\"\($0)\"" } ?? "null") + "," + json.dropFirst())
+            return nil
+        } catch {
+            let e = (error as? EcodexError) ?? EcodexError(.capture, "Something went wrong reading this input. Try again.", detail: "\(error)")
+            var obj: [String: Any] = ["input": path, "error": ["class": e.errorClass.rawValue, "message": e.message],
+                                      "exitCode": Int(e.errorClass.exitCode)]
+            obj["sha256"] = hash ?? NSNull()
+            let data = (try? JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+            emit(String(decoding: data, as: UTF8.self))
+            return e.errorClass
+        }
+    }
+
+    private static func emit(_ line: String) {
+        print(line)
+        fflush(nil)
+    }
+
+    /// A failure before any photo is read (manifest, store, OCR engine): said on standard error,
+    /// no line printed, so a resumed run or a driver's retry does the whole slice again.
+    static func stop(_ error: Error) -> ExitCode {
+        let e = (error as? EcodexError) ?? EcodexError(.capture, "The batch could not start.", detail: "\(error)")
+        FileHandle.standardError.write(Data("scan batch: \(e.errorClass.rawValue): \(e.message)\n".utf8))
+        return ExitCode(e.errorClass.exitCode)
+    }
+
+    /// The inputs that have a whole line (result or error) in an earlier run's output.
+    /// A line cut short by a kill does not parse, so its input is done again.
+    static func inputsDone(in path: String) throws -> Set<String> {
+        guard FileManager.default.fileExists(atPath: path) else { return [] }
+        guard let lines = LineReader(path: path) else {
+            throw stop(EcodexError.capture("The resume file \(path) cannot be read."))
+        }
+        var done = Set<String>()
+        while let line = lines.next() {
+            guard let obj = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let input = obj["input"] as? String else { continue }
+            done.insert(input)
+        }
+        return done
+    }
+}
+
+/// `I/N`: this worker's slice of a manifest.
+struct Shard: ExpressibleByArgument, CustomStringConvertible {
+    let index: Int
+    let count: Int
+
+    init(index: Int, count: Int) {
+        self.index = index
+        self.count = count
+    }
+
+    init?(argument: String) {
+        let parts = argument.split(separator: "/")
+        guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n > 0, i >= 0, i < n else { return nil }
+        self.init(index: i, count: n)
+    }
+
+    func takes(_ lineIndex: Int) -> Bool { lineIndex % count == index }
+
+    var description: String { "\(index)/\(count)" }
+}
+
+/// Reads a file (or standard input for `-`) one line at a time, so a manifest of
+/// millions of lines never sits in memory.
+final class LineReader {
+    private let file: UnsafeMutablePointer<FILE>
+    private let owned: Bool
+    private var buffer: UnsafeMutablePointer<CChar>?
+    private var capacity = 0
+
+    init?(path: String) {
+        if path == "-" {
+            guard let f = fdopen(STDIN_FILENO, "r") else { return nil }
+            file = f
+            owned = false
+        } else {
+            guard let f = fopen(path, "r") else { return nil }
+            file = f
+            owned = true
+        }
+    }
+
+    deinit {
+        free(buffer)
+        if owned { fclose(file) }
+    }
+
+    /// The next line without its line break; nil at the end. Invalid UTF-8 is replaced.
+    func next() -> String? {
+        let n = getline(&buffer, &capacity, file)
+        guard n >= 0, let buffer else { return nil }
+        var length = n
+        while length > 0, buffer[length - 1] == 0x0A || buffer[length - 1] == 0x0D { length -= 1 }
+        return buffer.withMemoryRebound(to: UInt8.self, capacity: length) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+        }
+    }
+}
