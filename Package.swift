@@ -45,7 +45,10 @@ let package = Package(
         .testTarget(name: "EcodexBenchTests", dependencies: ["EcodexBench", "EcodexCore"]),
         .testTarget(name: "EcodexStoreTests", dependencies: ["EcodexStore", "EcodexOnline", "EcodexCore"]),
         .testTarget(name: "EcodexVisionTests", dependencies: ["EcodexVision", "EcodexCore"]),
-        .testTarget(name: "ScanTests", dependencies: ["EcodexCore"]),
+        .testTarget(
+            name: "ScanTests",
+            dependencies: ["scan", "EcodexCore", "EcodexStore", "EcodexOnline", "EcodexVision", "EcodexBench"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -71,12 +71,12 @@ public enum GoldSet {
             do {
                 l = try decoder.decode(Line.self, from: Data(line.utf8))
             } catch {
-                throw EcodexError.parse("Line \(n + 1) of the truth file is not a truth line.", detail: "\(error)")
+                throw GoldSetError.notATruthLine(line: n + 1, detail: "\(error)")
             }
             func codes(_ list: [String]) throws -> Set<ECode> {
                 Set(try list.map { s in
                     guard let c = ECode(s) else {
-                        throw EcodexError.parse("Line \(n + 1) of the truth file has \"\(s)\", which is not an additive code.")
+                        throw GoldSetError.notACode(line: n + 1, text: s)
                     }
                     return c
                 })
@@ -93,7 +93,7 @@ public enum GoldSet {
     public static func load(folder: String) throws -> [GoldItem] {
         let url = URL(fileURLWithPath: folder).appendingPathComponent("truth.jsonl")
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw EcodexError.capture("There is no truth file at \(url.path). Point scan bench at the goldset folder.")
+            throw GoldSetError.noTruthFile(path: url.path)
         }
         return try parse(String(decoding: data, as: UTF8.self))
     }
@@ -159,5 +159,30 @@ extension GoldSet {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in s.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
         return h
+    }
+}
+
+/// Why a gold set cannot be read.
+public enum GoldSetError: ClassifiedError, Equatable {
+    /// Line `line` (1-based) of `truth.jsonl` does not decode as a truth line.
+    case notATruthLine(line: Int, detail: String)
+    /// Line `line` lists `text`, which is not an additive code.
+    case notACode(line: Int, text: String)
+    /// No `truth.jsonl` at `path`: the folder given is not a gold set.
+    case noTruthFile(path: String)
+
+    public var errorClass: ErrorClass {
+        switch self {
+        case .notATruthLine, .notACode: .parse
+        case .noTruthFile: .capture
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .notATruthLine(let line, let detail): "truth line \(line): \(detail)"
+        case .notACode(let line, let text): "truth line \(line): \"\(text)\" is not a code"
+        case .noTruthFile(let path): "no truth file at \(path)"
+        }
     }
 }

@@ -38,11 +38,10 @@ public final class OpenFoodFactsClient: ProductSource, @unchecked Sendable {
     public init(baseURL: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         let text = baseURL ?? environment["ECODEX_OFF_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultBaseURL
         guard let url = URL(string: text.hasSuffix("/") ? String(text.dropLast()) : text), url.host != nil else {
-            throw EcodexError.network("The Open Food Facts address \"\(URLText.redacted(text))\" is not a valid URL.")
+            throw OpenFoodFactsError.invalidAddress(URLText.redacted(text))
         }
         guard HTTPGet.isAllowed(url) else {
-            throw EcodexError.network("Ecodex only talks to Open Food Facts over HTTPS. Use an https:// address.",
-                                      detail: URLText.redacted(text))
+            throw OpenFoodFactsError.notHTTPS(URLText.redacted(text))
         }
         self.baseURL = url
     }
@@ -79,19 +78,16 @@ public final class OpenFoodFactsClient: ProductSource, @unchecked Sendable {
                     continue
                 }
                 guard status == 429 || (500...599).contains(status) else {
-                    throw EcodexError.network("Open Food Facts gave an unexpected answer. Try again later.",
-                                              advice: .typeIngredients, detail: "HTTP \(status)")
+                    throw OpenFoodFactsError.unexpectedStatus(status)
                 }
                 lastProblem = "HTTP \(status)"
             case .failure(.tooLarge(let limit)):
-                throw EcodexError.network("Open Food Facts sent an answer too large to be a product. Try again later.",
-                                          advice: .typeIngredients, detail: "body over \(limit) bytes")
+                throw OpenFoodFactsError.tooLarge(limit: limit)
             case .failure(.timedOut(let seconds)):
                 lastProblem = "no answer within \(String(format: "%.1f", seconds)) s"
             case .failure(let rule) where rule.brokeARule:
                 // A redirect off https or to another host is not retried: it will not change.
-                throw EcodexError.network("The Open Food Facts address sent Ecodex somewhere it does not go.",
-                                          advice: .typeIngredients, detail: "\(rule)")
+                throw OpenFoodFactsError.refusedRedirect(detail: "\(rule)")
             case .failure(let other):
                 lastProblem = "\(other)"
             }
@@ -101,11 +97,9 @@ public final class OpenFoodFactsClient: ProductSource, @unchecked Sendable {
             sleep(wait)
         }
         if lastProblem.hasPrefix("HTTP 429") {
-            throw EcodexError.network("Open Food Facts is busy right now. Try again in a minute.", advice: .typeIngredients,
-                                      detail: "\(attempt) attempt(s); last: \(lastProblem)")
+            throw OpenFoodFactsError.busy(attempts: attempt, last: lastProblem)
         }
-        throw EcodexError.network("Open Food Facts did not answer in time. Check the connection and try again.",
-                                  advice: .typeIngredients, detail: "\(attempt) attempt(s) within \(budget) s; last: \(lastProblem)")
+        throw OpenFoodFactsError.timedOut(attempts: attempt, budget: budget, last: lastProblem)
     }
 
     static let headers = [
@@ -117,8 +111,7 @@ public final class OpenFoodFactsClient: ProductSource, @unchecked Sendable {
     func decode(_ data: Data, barcode: String, notFoundOK: Bool) throws -> Product? {
         guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
             if notFoundOK { return nil }
-            throw EcodexError.network("The answer from Open Food Facts could not be read. Try again later.",
-                                      advice: .typeIngredients, detail: "not a JSON object (\(data.count) bytes)")
+            throw OpenFoodFactsError.unreadableAnswer(bytes: data.count)
         }
         let status = (object["status"] as? NSNumber)?.intValue ?? (object["status"] as? String).flatMap { Int($0) }
         guard status != 0, let product = object["product"] as? [String: Any] else { return nil }

@@ -33,34 +33,28 @@ public enum PackFetcher {
     ///   cannot be downloaded within the limits.
     public static func fetch(_ source: String, seconds: TimeInterval = downloadSeconds) throws -> [UInt8] {
         if let path = localPath(source) {
-            return try InputFile.read(path, role: .pack, limit: maximumSize,
-                                      tooLarge: .update("The file \(path) is too large to be an Ecodex pack.",
-                                                        detail: "limit \(maximumSize) bytes"))
+            return try InputFile.read(path, role: .pack, limit: maximumSize)
         }
         let shown = URLText.redacted(source)
         guard let url = URL(string: source), url.host != nil else {
-            throw EcodexError.update("\"\(shown)\" is not a pack file, folder or URL.")
+            throw PackFetchError.notASource(shown)
         }
         guard HTTPGet.isAllowed(url) else {
-            throw EcodexError.update("Updates are downloaded over https only. Use an https:// address.", detail: shown)
+            throw PackFetchError.notHTTPS(shown)
         }
         switch HTTPGet.get(url, limits: HTTPGet.Limits(bytes: maximumSize, seconds: seconds)) {
         case .success(let answer) where (200..<300).contains(answer.status):
             return Array(answer.body)
         case .success(let answer):
-            throw EcodexError.network("The update server did not send the pack (HTTP \(answer.status)). Try again later.",
-                                      detail: shown)
+            throw PackFetchError.httpStatus(answer.status, url: shown)
         case .failure(.tooLarge(let limit)):
-            throw EcodexError.update("The download is too large to be an Ecodex pack.", detail: "\(shown): over \(limit) bytes")
+            throw PackFetchError.tooLarge(url: shown, limit: limit)
         case .failure(.timedOut(let seconds)):
-            throw EcodexError.network("The update did not download within \(Int(seconds)) seconds. Try again on a better connection.",
-                                      detail: shown)
+            throw PackFetchError.timedOut(seconds: Int(seconds), url: shown)
         case .failure(let rule) where rule.brokeARule:
-            throw EcodexError.update("The update address redirected somewhere Ecodex does not download from (it must stay on https).",
-                                     detail: "\(rule)")
+            throw PackFetchError.refusedRedirect(detail: "\(rule)")
         case .failure(let other):
-            throw EcodexError.network("The update could not be downloaded (no connection?). Try again when online.",
-                                      detail: "\(url.host ?? ""): \(other)")
+            throw PackFetchError.failed(host: url.host ?? "", detail: "\(other)")
         }
     }
 }

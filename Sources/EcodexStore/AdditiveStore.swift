@@ -10,7 +10,7 @@ import Glibc
 /// Opening creates the store from the base pack when the file is missing, so
 /// the very first scan works offline. An installed store is opened read-only:
 /// only a rebuild or a pack install replaces it, always as a whole file.
-/// Every failure is an `EcodexError` of class `lookup_error` that says what to do.
+/// Every failure is a `StoreError` (a `lookup_error`).
 ///
 /// One instance may be shared between threads; a lock serialises access to
 /// the connection and the caches.
@@ -76,12 +76,12 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
             var meta: [String: String] = [:]
             try db.prepare("SELECT key, value FROM meta").forEachRow { meta[$0.text(0)] = $0.text(1) }
             guard let pack = meta["pack_version"], let data = meta["data_version"] else {
-                throw StoreErrors.damaged(path, detail: "meta table has no pack or data version")
+                throw StoreError.damaged(path: path, detail: "meta table has no pack or data version")
             }
             versions = DataVersions(dataVersion: data, packVersion: pack)
             builtAt = meta["built_at"] ?? ""
             let dictionary = try db.prepare("SELECT dictionary FROM record_dictionary WHERE id = 1")
-            guard try dictionary.step() else { throw StoreErrors.damaged(path, detail: "no record dictionary") }
+            guard try dictionary.step() else { throw StoreError.damaged(path: path, detail: "no record dictionary") }
             codec = RecordCodec(dictionary: dictionary.blob(0))
             dictionary.reset()
             byCode = try db.prepare("SELECT record FROM additives WHERE code = ?")
@@ -125,7 +125,7 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
         } catch let error as SQLiteError {
             // This SQL is known to be right, so a failure here means the file does
             // not have the schema its version promises: treat it as damaged.
-            throw StoreErrors.damaged(path, detail: error.description)
+            throw StoreError.damaged(path: path, detail: error.description)
         }
         self.db = db
         shared = SerializedConnection(db) { AdditiveStore.translate($0, path: path) }
@@ -341,7 +341,7 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
         do {
             return try row.withBlob(0) { try codec.decompress($0) }
         } catch {
-            throw StoreErrors.damaged(location.additivesPath, detail: "record does not decompress: \(error)")
+            throw StoreError.damaged(path: location.additivesPath, detail: "record does not decompress: \(error)")
         }
     }
 
@@ -351,7 +351,7 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
         do {
             return try decoder.decode(Additive.self, from: Data(json))
         } catch {
-            throw StoreErrors.damaged(location.additivesPath, detail: "record does not decode: \(error)")
+            throw StoreError.damaged(path: location.additivesPath, detail: "record does not decode: \(error)")
         }
     }
 
@@ -381,7 +381,7 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
     /// Builds a match from a candidate row (key, name, code, lang, label_frequency).
     private func candidate(_ row: Statement, kind: NameMatch.Kind, score: Double) throws -> NameMatch {
         guard let code = parseCode(row.text(2)) else {
-            throw StoreErrors.damaged(location.additivesPath, detail: "bad code \(row.text(2)) in names")
+            throw StoreError.damaged(path: location.additivesPath, detail: "bad code \(row.text(2)) in names")
         }
         return NameMatch(code: code, name: row.text(1), lang: row.text(3), kind: kind, score: score)
     }
@@ -391,20 +391,19 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
         try shared.run { _ in try body() }
     }
 
-    static func translate(_ error: SQLiteError, path: URL) -> EcodexError {
-        if error.isDamage { return StoreErrors.damaged(path, detail: error.description) }
-        return .lookup("The additive list could not be read.", advice: .rebuildStore,
-                       detail: "\(path.path): \(error)")
+    static func translate(_ error: SQLiteError, path: URL) -> StoreError {
+        if error.isDamage { return .damaged(path: path, detail: error.description) }
+        return .readFailed(path: path, detail: "\(error)")
     }
 
     static func loadPack(_ url: URL?) throws -> Pack {
         guard let url = url ?? bundledBasePackURL else {
-            throw StoreErrors.basePackMissing(detail: "no base-pack.json in the program's resources")
+            throw StoreError.basePackMissing(detail: "no base-pack.json in the program's resources")
         }
         do {
             return try Pack.read(from: url)
         } catch {
-            throw StoreErrors.basePackMissing(detail: "\(url.path): \(error)")
+            throw StoreError.basePackMissing(detail: "\(url.path): \(error)")
         }
     }
 
@@ -416,15 +415,15 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
             var db = try Connection(path: path.path, mode: .readOnly)
             let version = try db.userVersion()
             // An empty or foreign SQLite file has user_version 0 and none of our tables.
-            guard version > 0 else { throw StoreErrors.damaged(path, detail: "no Ecodex schema (user_version 0)") }
+            guard version > 0 else { throw StoreError.damaged(path: path, detail: "no Ecodex schema (user_version 0)") }
             if version > supported {
-                throw StoreErrors.newerSchema(path, found: version, supported: supported)
+                throw StoreError.newerSchema(path: path, found: version, supported: supported)
             }
             if version < supported {
                 // An upgrade in place writes the store: it takes the writers' lock like a rebuild.
                 let directory = path.deletingLastPathComponent()
                 guard access(directory.path, W_OK) == 0 else {
-                    throw StoreErrors.readOnlyUpgrade(path, detail: "the folder is not writable")
+                    throw StoreError.readOnlyUpgrade(path: path, detail: "the folder is not writable")
                 }
                 try FolderLock.withLock(FolderLock.additives, in: directory) {
                     do {
@@ -438,7 +437,7 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
                             try writer.migrate(migrations)
                         }
                     } catch let error as SQLiteError where error.isReadOnly {
-                        throw StoreErrors.readOnlyUpgrade(path, detail: error.description)
+                        throw StoreError.readOnlyUpgrade(path: path, detail: error.description)
                     }
                 }
                 db = try Connection(path: path.path, mode: .readOnly)
@@ -446,7 +445,7 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
             try checkLength(db, path: path)
             return db
         } catch let error as SQLiteError {
-            if error.isReadOnly && !error.isDamage { throw StoreErrors.unreadable(path, detail: error.description) }
+            if error.isReadOnly && !error.isDamage { throw StoreError.unreadable(path: path, detail: error.description) }
             throw translate(error, path: path)
         }
     }
@@ -459,7 +458,7 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
         let attributes = try? FileManager.default.attributesOfItem(atPath: path.path)
         guard let size = (attributes?[.size] as? NSNumber)?.int64Value else { return }
         if size < pages * pageSize {
-            throw StoreErrors.damaged(path, detail: "file is \(size) bytes, header says \(pages * pageSize)")
+            throw StoreError.damaged(path: path, detail: "file is \(size) bytes, header says \(pages * pageSize)")
         }
     }
 }

@@ -26,7 +26,7 @@ enum DataFolder {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: Int(folderMode)])
         } catch {
-            throw StoreErrors.cannotWrite(directory, detail: "\(error)")
+            throw StoreError.cannotWrite(folder: directory, detail: "\(error)")
         }
         // The mode given to mkdir is filtered by the umask; set it exactly.
         chmod(directory.path, folderMode)
@@ -131,14 +131,14 @@ enum FolderLock {
         if held.depth == 0 {
             let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, DataFolder.fileMode)
             guard fd >= 0 else {
-                throw StoreErrors.cannotWrite(directory, detail: "open \(name): \(String(cString: strerror(errno)))")
+                throw StoreError.cannotWrite(folder: directory, detail: "open \(name): \(String(cString: strerror(errno)))")
             }
             var result: Int32
             repeat { result = flock(fd, LOCK_EX) } while result != 0 && errno == EINTR
             guard result == 0 else {
                 let reason = String(cString: strerror(errno))
                 close(fd)
-                throw StoreErrors.cannotWrite(directory, detail: "flock \(name): \(reason)")
+                throw StoreError.cannotWrite(folder: directory, detail: "flock \(name): \(reason)")
             }
             held.fd = fd
         }

@@ -74,7 +74,7 @@ public final class PackInstaller {
     ///
     /// - Parameter source: where the pack came from, for the log (a path or URL).
     /// - Throws: `PackError` when the pack is refused (nothing is written), or an
-    ///   `EcodexError` when the store cannot be read or written.
+    ///   a `StoreError` or `UpdateError` when the store cannot be read or written.
     @discardableResult
     public func apply(_ bytes: [UInt8], source: String, now: Date = Date(), options: ApplyOptions = .init()) throws -> Outcome {
         let verified = try PackVerifier.verify(bytes, trust: trust, now: now, allowExpired: options.allowExpired)
@@ -166,15 +166,12 @@ public final class PackInstaller {
         do {
             try make(temporary.path)
         } catch let error as SQLiteError {
-            if error.isReadOnly { throw StoreErrors.cannotWrite(dir, detail: error.description) }
-            throw EcodexError.update("The update could not be built. Nothing was changed; try again.", detail: error.description)
-        } catch let error as PackError {
-            throw error
-        } catch let error as EcodexError {
+            if error.isReadOnly { throw StoreError.cannotWrite(folder: dir, detail: error.description) }
+            throw UpdateError.buildFailed(detail: error.description)
+        } catch let error as any ClassifiedError {
             throw error
         } catch {
-            throw EcodexError.update("The update could not be written in \(dir.path). Nothing was changed; check the folder is writable and has space.",
-                                     detail: "\(error)")
+            throw UpdateError.writeFailed(folder: dir, detail: "\(error)")
         }
         PackFault.point("built")
         guard DataFolder.syncFile(temporary.path) else { throw ioError("fsync") }
@@ -304,14 +301,13 @@ public final class PackInstaller {
             try db.prepare("SELECT code FROM additives").forEachRow { if let c = ECode($0.text(0)) { codes.insert(c) } }
             return codes
         } catch let error as SQLiteError {
-            throw StoreErrors.damaged(path, detail: error.description)
+            throw StoreError.damaged(path: path, detail: error.description)
         }
     }
 
-    private func ioError(_ call: String) -> EcodexError {
+    private func ioError(_ call: String) -> UpdateError {
         let reason = String(cString: strerror(errno))
-        return EcodexError.update("The update could not be saved in \(location.directory.path). Nothing was changed; check the folder is writable and has space.",
-                                  detail: "\(call): \(reason)")
+        return .saveFailed(folder: location.directory, detail: "\(call): \(reason)")
     }
 
     // MARK: - Rollback
@@ -322,11 +318,11 @@ public final class PackInstaller {
     public func rollback(now: Date = Date()) throws -> Outcome {
         try withLock {
             guard FileManager.default.fileExists(atPath: previousPath.path) else {
-                throw EcodexError.update("There is no earlier version to roll back to.")
+                throw UpdateError.nothingToRollBack
             }
             let previous = try Self.readVersions(previousPath)
             guard previous.healthy else {
-                throw EcodexError.update("The earlier version on this computer is damaged, so it cannot be restored.", advice: .rebuildStore)
+                throw UpdateError.previousDamaged
             }
             let current = try? Self.readVersions(location.additivesPath)
             guard rename(previousPath.path, location.additivesPath.path) == 0 else { throw ioError("rename") }
@@ -437,7 +433,7 @@ public final class PackInstaller {
             try db.prepare("SELECT key, value FROM meta").forEachRow { meta[$0.text(0)] = $0.text(1) }
             return meta
         } catch let error as SQLiteError {
-            throw StoreErrors.damaged(path, detail: error.description)
+            throw StoreError.damaged(path: path, detail: error.description)
         }
     }
 
@@ -482,7 +478,7 @@ extension PackInstaller {
                             refused: (URL, PackError) -> Void = { _, _ in }) throws -> [Outcome] {
         let fm = FileManager.default
         guard let names = try? fm.contentsOfDirectory(atPath: directory.path) else {
-            throw EcodexError.update("Cannot list the folder \(directory.path).")
+            throw UpdateError.cannotListFolder(directory)
         }
         var candidates: [(pack: VerifiedPack, url: URL)] = []
         var firstRefusal: PackError?
@@ -490,8 +486,7 @@ extension PackInstaller {
             let url = directory.appendingPathComponent(name)
             do {
                 // A regular file only: a FIFO named x.pack must not hang the update.
-                let data = try InputFile.read(url.path, role: .pack, limit: PackFile.maximumBytes,
-                                              tooLarge: .update("\(url.path) is too large to be an Ecodex pack."))
+                let data = try InputFile.read(url.path, role: .pack, limit: PackFile.maximumBytes)
                 let verified = try PackVerifier.verify(data, trust: trust, now: now, allowExpired: options.allowExpired)
                 candidates.append((verified, url))
             } catch let error as PackError {

@@ -38,18 +38,15 @@ public final class ProductDataset: ProductSource, @unchecked Sendable {
             let c = try Connection(path: path.path, mode: .readOnly)
             let version = try c.userVersion()
             guard version >= 1 else {
-                throw ProductDataset.damaged(path, detail: "no product schema (user_version \(version))")
+                throw ProductListError.damaged(path: path, detail: "no product schema (user_version \(version))")
             }
             if version > ProductSchema.version {
-                throw EcodexError.lookup(
-                    "The imported product list was made by a newer version of Ecodex. Update Ecodex, or import the file again.",
-                    detail: "\(path.path): schema version \(version)")
+                throw ProductListError.newerSchema(path: path, found: version)
             }
             return c
         }, translate: { error in
-            error.isDamage ? ProductDataset.damaged(path, detail: error.description)
-                : EcodexError.lookup("Ecodex cannot read the imported product list at \(path.path). Check the file's permissions, or import it again.",
-                                     detail: error.description)
+            error.isDamage ? ProductListError.damaged(path: path, detail: error.description)
+                : ProductListError.unreadable(path: path, detail: error.description)
         })
     }
 
@@ -79,10 +76,6 @@ public final class ProductDataset: ProductSource, @unchecked Sendable {
         }
     }
 
-    static func damaged(_ path: URL, detail: String) -> EcodexError {
-        .lookup("The imported product list is damaged.", advice: .importProducts,
-                detail: "\(path.path): \(detail)")
-    }
 }
 
 /// The schema of `products.sqlite`.

@@ -114,8 +114,7 @@ public final class ProductImporter {
             let products = try sink!.finish(sourceName: name, format: reader.format?.rawValue ?? "jsonl")
             sink = nil
             guard DataFolder.syncFile(target), rename(target, finalPath) == 0 else {
-                throw EcodexError.update("Ecodex could not put the new product list in place at \(finalPath).",
-                                         detail: String(cString: strerror(errno)))
+                throw ImportError.cannotReplace(path: finalPath, detail: String(cString: strerror(errno)))
             }
             _ = DataFolder.syncFile(location.directory.path)
             return ProductImportSummary(
@@ -125,13 +124,8 @@ public final class ProductImporter {
                 seconds: Date().timeIntervalSince(started))
         } catch {
             sink?.abandon()
-            if let e = error as? EcodexError { throw e }
-            if let e = error as? SQLiteError {
-                throw EcodexError.update("Ecodex could not write the product list in \(location.directory.path). Check the free disk space and that the folder is writable.",
-                                         detail: e.description)
-            }
-            throw EcodexError.update("Ecodex could not write the product list in \(location.directory.path). Check the free disk space and that the folder is writable.",
-                                     detail: "\(error)")
+            if let e = error as? any ClassifiedError { throw e }
+            throw ImportError.cannotWrite(folder: location.directory, detail: "\(error)")
         }
     }
 }
@@ -163,8 +157,7 @@ final class ProductSink {
         } else {
             let version = try db.userVersion()
             guard version == ProductSchema.version else {
-                throw EcodexError.update("The product list at \(path) is not one this version of Ecodex can add to.", advice: .importProductsReplacing,
-                                         detail: "schema version \(version)")
+                throw ImportError.cannotAddTo(path: path, version: version)
             }
         }
         // Bounded page cache (16 MB) whatever the file size; the sort spills to temporary files.
@@ -256,7 +249,7 @@ struct ProductLineReader {
             let n = read(fd, buffer.baseAddress, size)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw EcodexError.update("Reading the product file failed.", detail: String(cString: strerror(errno)))
+                throw ImportError.readFailed(reason: String(cString: strerror(errno)))
             }
             if n == 0 { break }
             bytes += Int64(n)
@@ -286,7 +279,7 @@ struct ProductLineReader {
                     // A first line this long is no export's header or record (`/dev/zero`, a
                     // binary file): stop now instead of reading to an end that may never come.
                     if isFirstLine {
-                        throw EcodexError.parse("This is not an Open Food Facts export: its first line is longer than \(ProductImporter.maxLineBytes / 1_000_000) MB.")
+                        throw ImportError.firstLineTooLong(limit: ProductImporter.maxLineBytes)
                     }
                     overlong = true
                     carry.removeAll()
@@ -300,7 +293,7 @@ struct ProductLineReader {
             try carry.withUnsafeBufferPointer { try line($0) }
         }
         if isFirstLine {
-            throw EcodexError.parse("The product file is empty. Give an Open Food Facts export in JSON Lines or CSV.")
+            throw ImportError.empty
         }
         progress?(ProductImportProgress(bytes: bytes, totalBytes: totalBytes, lines: lines))
     }
@@ -313,7 +306,7 @@ struct ProductLineReader {
             if p.allSatisfy(Self.isSpace) { return }
             isFirstLine = false
             if p.count >= 2, p[0] == 0x1F, p[1] == 0x8B {
-                throw EcodexError.parse("This file is compressed. Unpack it first (or stream it in unpacked on standard input).", advice: .importProducts)
+                throw ImportError.compressed
             }
             if let first = p.first(where: { !Self.isSpace($0) }), first == UInt8(ascii: "{") {
                 format = .jsonl
@@ -375,8 +368,7 @@ struct ProductLineReader {
             columns.append(i)
         }
         guard codeColumn >= 0, !columns.isEmpty else {
-            throw EcodexError.parse(
-                "This does not look like an Open Food Facts export: it needs a `code` column and an `ingredients_text` column (or one product JSON object per line).")
+            throw ImportError.notAnExport
         }
         ingredientColumns = columns
         lastNeededColumn = ([codeColumn] + columns).max()!

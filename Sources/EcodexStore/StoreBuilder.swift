@@ -46,17 +46,15 @@ enum StoreBuilder {
         do {
             try make(temporary.path)
             guard DataFolder.syncFile(temporary.path) else {
-                throw StoreErrors.cannotWrite(directory, detail: "fsync: \(String(cString: strerror(errno)))")
+                throw StoreError.cannotWrite(folder: directory, detail: "fsync: \(String(cString: strerror(errno)))")
             }
         } catch let error as DataFolder.SystemError {
-            throw StoreErrors.cannotWrite(directory, detail: error.description)
+            throw StoreError.cannotWrite(folder: directory, detail: error.description)
         } catch let error as SQLiteError {
-            if error.isReadOnly { throw StoreErrors.cannotWrite(directory, detail: error.description) }
-            throw EcodexError.lookup("The additive list could not be built. Reinstall Ecodex, or restore it.", advice: .rebuildStore,
-                                     detail: error.description)
+            if error.isReadOnly { throw StoreError.cannotWrite(folder: directory, detail: error.description) }
+            throw StoreError.buildFailed(detail: error.description)
         } catch let error as RecordCodec.Failure {
-            throw EcodexError.lookup("The additive list could not be built. Reinstall Ecodex, or restore it.", advice: .rebuildStore,
-                                     detail: "compressing a record: \(error)")
+            throw StoreError.buildFailed(detail: "compressing a record: \(error)")
         }
         // A rollback journal left by a crash while the old file was being migrated
         // would be replayed into the new file: it belongs to the old one, so it goes first.
@@ -65,7 +63,7 @@ enum StoreBuilder {
         }
         guard rename(temporary.path, target.path) == 0 else {
             let reason = String(cString: strerror(errno))
-            throw StoreErrors.cannotWrite(directory, detail: "rename: \(reason)")
+            throw StoreError.cannotWrite(folder: directory, detail: "rename: \(reason)")
         }
         // Make the rename itself durable; failure here only risks losing the new file on power loss.
         _ = DataFolder.syncFile(directory.path)
@@ -88,11 +86,11 @@ enum StoreBuilder {
         } catch let error as SQLiteError {
             throw error
         } catch {
-            throw StoreErrors.damaged(path, detail: "record does not decode: \(error)")
+            throw StoreError.damaged(path: path, detail: "record does not decode: \(error)")
         }
         let values = Dictionary(meta, uniquingKeysWith: { _, last in last })
         guard let version = values["pack_version"], let dataVersion = values["data_version"] else {
-            throw StoreErrors.damaged(path, detail: "meta table has no pack or data version")
+            throw StoreError.damaged(path: path, detail: "meta table has no pack or data version")
         }
         let regions = (values["regions"] ?? "").split(separator: ",").compactMap { Region(rawValue: String($0)) }
         let pack = Pack(version: version, dataVersion: dataVersion, regions: regions, additives: additives)

@@ -52,7 +52,7 @@ public final class UserStore: @unchecked Sendable {
         do {
             if !FileManager.default.fileExists(atPath: path.path) {
                 do { try DataFolder.createPrivateFile(path.path) } catch {
-                    throw StoreErrors.historyUnavailable(path, detail: "\(error)")
+                    throw HistoryError.unavailable(path: path, detail: "\(error)")
                 }
             } else {
                 // A file made by an older version (0644) becomes the user's own too.
@@ -70,16 +70,14 @@ public final class UserStore: @unchecked Sendable {
             try db.execute("PRAGMA synchronous = NORMAL")
             func check(_ version: Int) throws {
                 if version > UserSchema.version {
-                    throw EcodexError.lookup(
-                        "Your scan history was saved by a newer version of Ecodex. Update Ecodex to read it.",
-                        detail: "\(path.path): schema version \(version), this program reads up to \(UserSchema.version)")
+                    throw HistoryError.newerSchema(path: path, found: version, supported: UserSchema.version)
                 }
                 if version > 0 {
                     // A file with a version but not our tables is not ours, or damaged.
                     let tables = try db.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name = 'scan_history'")
-                    if tables == 0 { throw StoreErrors.historyDamaged(path, detail: "no scan_history table") }
+                    if tables == 0 { throw HistoryError.damaged(path: path, detail: "no scan_history table") }
                 } else if try db.scalarInt("SELECT count(*) FROM sqlite_schema") > 0 {
-                    throw StoreErrors.historyDamaged(path, detail: "tables present but no Ecodex schema version")
+                    throw HistoryError.damaged(path: path, detail: "tables present but no Ecodex schema version")
                 }
             }
             let seen = try db.userVersion()
@@ -132,7 +130,7 @@ public final class UserStore: @unchecked Sendable {
                 try? fm.removeItem(atPath: location.userPath.path + suffix)
             }
         } catch {
-            throw StoreErrors.cannotWrite(location.directory, detail: "\(error)")
+            throw StoreError.cannotWrite(folder: location.directory, detail: "\(error)")
         }
         return target
     }
@@ -254,7 +252,7 @@ public final class UserStore: @unchecked Sendable {
 
     static func replacingInput(in json: String, with label: String) throws -> String {
         guard var object = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] else {
-            throw EcodexError.lookup("This scan could not be saved to history.", detail: "the result is not a JSON object")
+            throw HistoryError.notSaved(detail: "the result is not a JSON object")
         }
         object["input"] = label
         // Same options as JSONRenderer, so a result shown again looks as it did.
@@ -266,9 +264,9 @@ public final class UserStore: @unchecked Sendable {
         try shared.run { _ in try body() }
     }
 
-    static func translate(_ error: SQLiteError, path: URL) -> EcodexError {
-        if error.isDamage { return StoreErrors.historyDamaged(path, detail: error.description) }
-        return StoreErrors.historyUnavailable(path, detail: error.description)
+    static func translate(_ error: SQLiteError, path: URL) -> HistoryError {
+        if error.isDamage { return .damaged(path: path, detail: error.description) }
+        return .unavailable(path: path, detail: error.description)
     }
 
     /// ISO 8601 with milliseconds, UTC: sorts as text in time order.

@@ -68,7 +68,7 @@ public final class TesseractLabelReader: LabelReader {
     /// among eng, deu, fra, spa, ita, nld) from `dataPath` (nil:
     /// `TESSDATA_PREFIX`, else `/usr/share/tesseract-ocr/5/tessdata`).
     ///
-    /// Throws `EcodexError.ocr` naming the missing language file and the folder searched.
+    /// Throws an `OCRError` naming the missing language file and the folder searched.
     public convenience init(languages: [String]? = nil, dataPath: String? = nil) throws {
         try self.init(languages: languages, dataPath: dataPath, options: PreprocessOptions())
     }
@@ -108,8 +108,8 @@ public final class TesseractLabelReader: LabelReader {
 
     /// Loads, preprocesses and recognises one photo.
     ///
-    /// Throws `EcodexError.capture` when the file is missing, not an image,
-    /// damaged or absurdly large, and `EcodexError.ocr` when the engine fails.
+    /// Throws a `capture_error` (`InputFileError`, `ImageError`) when the file is missing,
+    /// not an image, damaged or absurdly large, and an `OCRError` when the engine fails.
     public func read(imageAt path: String) throws -> OCRResult {
         let start = DispatchTime.now()
         let loaded = try ImageLoader.load(path)
@@ -202,11 +202,10 @@ public final class TesseractLabelReader: LabelReader {
     private func prepare(_ image: PixImage) throws -> PreprocessedImage {
         do {
             return try Preprocessor.run(image, options: options)
-        } catch let error as EcodexError {
+        } catch let error as any ClassifiedError {
             throw error
         } catch {
-            throw EcodexError.capture("This photo could not be prepared for reading. Take the photo again or type the ingredients.",
-                                      detail: "\(error)")
+            throw ImageError.notPrepared(detail: "\(error)")
         }
     }
 
@@ -298,6 +297,6 @@ private final class ResultSlots: @unchecked Sendable {
 
     var values: [Result<OCRResult, Error>] {
         lock.lock(); defer { lock.unlock() }
-        return slots.map { $0 ?? .failure(EcodexError.ocr("This photo was not read.")) }
+        return slots.map { $0 ?? .failure(OCRError.notRead) }
     }
 }

@@ -206,7 +206,7 @@ struct BenchCommand: ParsableCommand {
             return ImageScore(item: item, predicted: codes, milliseconds: ms(ContinuousClock().now - t0),
                               cpuMilliseconds: Self.cpuMs() - c0)
         } catch {
-            let e = (error as? EcodexError).map { "\($0.errorClass.rawValue): \($0.message)" } ?? "\(error)"
+            let e = (error as? any ClassifiedError).map { "\($0.errorClass.rawValue): \(Failure.worded($0).message)" } ?? "\(error)"
             return ImageScore(item: item, predicted: [], milliseconds: ms(ContinuousClock().now - t0),
                               cpuMilliseconds: Self.cpuMs() - c0, error: e)
         }

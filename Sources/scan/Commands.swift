@@ -238,7 +238,7 @@ enum Wiring {
         do {
             _ = try history.recordScan(report, json: JSONRenderer.render(report))
         } catch {
-            let message = (error as? EcodexError)?.message ?? "\(error)"
+            let message = Failure.message(of: error)
             FileHandle.standardError.write(Data("scan: note: this result was not saved to history: \(message)\n".utf8))
         }
     }
@@ -254,7 +254,7 @@ enum Wiring {
             local: local, online: online, cache: history, region: region,
             codesFound: { codes(in: $0, catalog: catalog) },
             onLocalError: { error in
-                let message = (error as? EcodexError)?.message ?? "\(error)"
+                let message = Failure.message(of: error)
                 FileHandle.standardError.write(Data("scan: note: a product list was skipped: \(message)\n".utf8))
             })
     }
@@ -271,7 +271,7 @@ enum Wiring {
 
     static func openHistory(dataDir: String?) -> UserStore? {
         do { return try UserStore(location: location(dataDir)) } catch {
-            let message = (error as? EcodexError)?.message ?? "\(error)"
+            let message = Failure.message(of: error)
             FileHandle.standardError.write(Data("scan: note: history is unavailable: \(message)\n".utf8))
             return nil
         }

@@ -55,8 +55,8 @@ struct ShopperOptions: ParsableArguments {
             if region.lowercased() != "auto" { try saved.set("region", region) }
             if let diet { try saved.set("diet", diet) }
             if let avoid { try saved.set("avoid", avoid) }
-        } catch let e as EcodexError {
-            throw ValidationError(e.message)
+        } catch let e as PreferencesError {
+            throw ValidationError(Failure.message(of: e))
         }
         if let strictDiet { saved.strictDiet = strictDiet }
         if let child { saved.childMode = child }

@@ -42,7 +42,7 @@ struct Output {
         if firstFailure == nil { firstFailure = e.errorClass }
         switch format {
         case .json:
-            print(JSONRenderer.render(error: Failure.shown(e), input: input))
+            print(JSONRenderer.render(errorClass: e.errorClass, message: Failure.text(e), input: input))
             fflush(nil)
         case .text, .html:
             FileHandle.standardError.write(Data("scan: \(input): \(e.errorClass.rawValue): \(Failure.text(e))\n".utf8))

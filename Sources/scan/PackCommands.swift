@@ -322,14 +322,14 @@ func withPackErrors<T>(_ body: () throws -> T) throws -> T {
     do {
         return try body()
     } catch let e as PackError {
-        var error = e.ecodexError
+        var error = Failure.worded(e)
         switch e {
         case .downgrade: error.message += " To install it anyway as a repair, run `scan pack apply` again with --allow-downgrade."
         case .expired: error.message += " To install it anyway, run `scan pack apply` again with --allow-expired."
         default: break
         }
         throw withClass(error)
-    } catch let e as EcodexError {
+    } catch let e as any ClassifiedError {
         throw withClass(e)
     }
 }

@@ -29,7 +29,7 @@ struct PrefsCommand: ParsableCommand {
         @Argument(help: "The value; lists are comma-separated; `none` or `auto` clears.") var value: String
         func run() throws {
             var prefs = try PrefsCommand.load()
-            do { try prefs.set(key, value) } catch let e as EcodexError { throw ValidationError(e.message) }
+            do { try prefs.set(key, value) } catch let e as PreferencesError { throw ValidationError(Failure.message(of: e)) }
             try prefs.save(to: PrefsCommand.url)
             print(prefs.serialized(), terminator: "")
         }

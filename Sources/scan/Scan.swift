@@ -28,9 +28,7 @@ struct Scan: ParsableCommand {
             try command.run()
         } catch let exit as ExitCode {
             Foundation.exit(exit.rawValue)
-        } catch let error as EcodexError {
-            Foundation.exit(Failure.exitCode(for: error))
-        } catch let error as PackError {
+        } catch let error as any ClassifiedError {
             Foundation.exit(Failure.exitCode(for: error))
         } catch where exitCode(for: error) == .failure {
             // Not ArgumentParser's own (a file write that failed, say): never a bare exit 1.

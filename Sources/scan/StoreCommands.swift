@@ -161,12 +161,17 @@ struct StoreCommand: ParsableCommand {
     }
 }
 
-/// Runs `body`; an `EcodexError` is printed and becomes its class's exit code.
+/// Runs `body`; a classified error is printed and becomes its class's exit code.
 func withStoreErrors<T>(_ body: () throws -> T) throws -> T {
-    do { return try body() } catch let e as EcodexError { throw withClass(e) }
+    do { return try body() } catch let e as any ClassifiedError { throw withClass(e) }
 }
 
 /// Prints `e` the one way (`Failure`) and returns its class's exit code.
+func withClass(_ e: any ClassifiedError) -> ExitCode {
+    ExitCode(Failure.exitCode(for: e))
+}
+
+/// `withClass` for a failure the command line words itself.
 func withClass(_ e: EcodexError) -> ExitCode {
     ExitCode(Failure.exitCode(for: e))
 }

@@ -45,10 +45,11 @@ struct UpdateCommand: ParsableCommand {
                 let bytes = try PackFetcher.fetch(source, seconds: Wiring.downloadSeconds)
                 outcomes = [try withPackErrors { try installer.apply(bytes, source: source, options: flags.options) }]
             }
-        } catch let e as EcodexError where e.errorClass == .network {
+        } catch let error as any ClassifiedError where error.errorClass == .network {
+            let e = Failure.classify(error)
             try? installer.recordPending(source: source, reason: e.message)
-            throw withClass(.network(e.message + " The update is remembered for later.",
-                                     advice: .retryUpdate, detail: e.detail))
+            throw withClass(EcodexError.network(e.message + " The update is remembered for later.",
+                                                advice: .retryUpdate, detail: e.detail))
         }
         installer.clearPending()
         if outcomes.isEmpty { print("Already up to date.") }

@@ -117,9 +117,12 @@ private func item(_ file: String, truth: Set<ECode>, names: Set<ECode> = [], con
     }
 
     @Test func badLinesNameTheirLineNumber() {
-        #expect(throws: EcodexError.self) { try GoldSet.parse("{\"file\": \"a\", \"truth\": [\"X1\"]}") }
-        let e = #expect(throws: EcodexError.self) { try GoldSet.parse("{\"file\": \"a\", \"truth\": []}\nnot json") }
-        #expect(e?.message.contains("Line 2") == true)
+        #expect(throws: GoldSetError.notACode(line: 1, text: "X1")) { try GoldSet.parse("{\"file\": \"a\", \"truth\": [\"X1\"]}") }
+        let e = #expect(throws: GoldSetError.self) { try GoldSet.parse("{\"file\": \"a\", \"truth\": []}\nnot json") }
+        guard case .notATruthLine(line: 2, _)? = e else {
+            Issue.record("expected line 2 to be refused, got \(String(describing: e))")
+            return
+        }
     }
 
     @Test func selectionFiltersAndIsDeterministic() throws {

@@ -51,9 +51,9 @@ final class FakeProducts: ProductSource {
     @Test func typedBarcodes() throws {
         let p = try ScanPipeline(catalog: TestRecords.catalog, products: FakeProducts(["0036000291452": "E129"]))
         #expect(try p.scanBarcode("036000291452", options: ScanOptions()).additives.map(\.code.description) == ["E129"])
-        #expect(throws: ScanPipeline.productUnknown("4006381333931")) {
+        #expect(throws: ProductError.unknown(digits: "4006381333931", searchedOnline: false)) {
             try p.scanBarcode("4006381333931", options: ScanOptions())
         }
-        #expect(throws: EcodexError.self) { try p.scanBarcode("123", options: ScanOptions()) }
+        #expect(throws: ScanError.notABarcode("123")) { try p.scanBarcode("123", options: ScanOptions()) }
     }
 }

@@ -72,8 +72,8 @@ final class FakeReader: LabelReader {
     @Test func codeLookupFallsBackToParentAndFailsClearly() throws {
         let pipeline = try ScanPipeline(catalog: TestRecords.catalog)
         #expect(try pipeline.scanCode("E160a(ii)", options: ScanOptions()).additives.first?.code.description == "E160a")
-        #expect(throws: EcodexError.self) { try pipeline.scanCode("E999", options: ScanOptions()) }
-        let e = #expect(throws: EcodexError.self) { try pipeline.scanCode("hello", options: ScanOptions()) }
+        #expect(throws: ScanError.unknownCode(ECode("E999")!)) { try pipeline.scanCode("E999", options: ScanOptions()) }
+        let e = #expect(throws: ScanError.notACode("hello")) { try pipeline.scanCode("hello", options: ScanOptions()) }
         #expect(e?.errorClass == .parse)
     }
 
@@ -107,7 +107,7 @@ final class FakeReader: LabelReader {
     }
 
     @Test func errorJSON() throws {
-        let line = JSONRenderer.render(error: .capture("No file at x.jpg."), input: "x.jpg")
+        let line = JSONRenderer.render(errorClass: .capture, message: "No file at x.jpg.", input: "x.jpg")
         let obj = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         #expect((obj["error"] as? [String: String])?["class"] == "capture_error")
     }

@@ -23,7 +23,7 @@ import Testing
 
     @Test(arguments: ["region = Mars", "diet = paleo", "colour = blue", "just words", "child = maybe"])
     func badLinesAreParseErrorsThatSayWhatToDo(_ text: String) {
-        #expect(throws: EcodexError.self) { try PreferencesFile.parse(text) }
+        #expect(throws: PreferencesError.self) { try PreferencesFile.parse(text) }
     }
 
     @Test func commentsAndBlankLinesAreIgnored() throws {

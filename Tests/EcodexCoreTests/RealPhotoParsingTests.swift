@@ -150,7 +150,7 @@ import Testing
         let r = try pipeline.scanBurst(at: ["a.jpg", "missing.jpg"], options: ScanOptions())
         #expect(r.additives.map(\.code.description) == ["E102"])
         #expect(r.warnings.contains { $0.contains("1 of 2 photos could not be read") })
-        #expect(throws: EcodexError.self) { try pipeline.scanBurst(at: ["missing.jpg"], options: ScanOptions()) }
+        #expect(throws: InputFileError.missing(path: "missing.jpg", role: .photo)) { try pipeline.scanBurst(at: ["missing.jpg"], options: ScanOptions()) }
     }
 }
 
@@ -159,7 +159,7 @@ final class FrameReader: LabelReader {
     let frames: [String: (String, Double)]
     init(_ frames: [String: (String, Double)]) { self.frames = frames }
     func read(imageAt path: String) throws -> OCRResult {
-        guard let (text, confidence) = frames[path] else { throw EcodexError.capture("There is no photo at \(path).") }
+        guard let (text, confidence) = frames[path] else { throw InputFileError.missing(path: path, role: .photo) }
         let words = text.split(separator: " ").map {
             OCRWord(text: String($0), confidence: confidence, box: BoundingBox(x: 0, y: 0, width: 1, height: 1), line: 0)
         }

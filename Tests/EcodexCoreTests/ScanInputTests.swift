@@ -41,11 +41,10 @@ import Testing
 
     @Test func aBarcodePhotoWithoutBarcodeIsACaptureError() throws {
         let p = try ScanPipeline(catalog: TestRecords.catalog, barcodeReader: FakeBarcodes([]), products: FakeProducts([:]))
-        let e = #expect(throws: EcodexError.self) { try p.scan(.barcodePhoto(path: "blank.jpg"), options: ScanOptions()) }
+        let e = #expect(throws: ScanError.noBarcodeInPhoto) { try p.scan(.barcodePhoto(path: "blank.jpg"), options: ScanOptions()) }
         #expect(e?.errorClass == .capture)
-        #expect(e?.message == ScanPipeline.noBarcodeInPhoto)
         let none = try ScanPipeline(catalog: TestRecords.catalog)
-        #expect(throws: EcodexError.self) { try none.scan(.barcodePhoto(path: "blank.jpg"), options: ScanOptions()) }
+        #expect(throws: ScanError.barcodeReaderUnavailable) { try none.scan(.barcodePhoto(path: "blank.jpg"), options: ScanOptions()) }
     }
 
     @Test func regionIsTheSavedOneThenTheLocaleThenEU() {

@@ -5,13 +5,13 @@ import Testing
 /// `scan text --jsonl`: JSON Lines of ingredient texts read a line at a time.
 @Suite struct TextLinesTests {
     /// The lines `TextLines` gives for `bytes` written to a file.
-    func lines(_ bytes: [UInt8]) throws -> [(Int, Result<String, EcodexError>)] {
+    func lines(_ bytes: [UInt8]) throws -> [(Int, Result<String, TextLineError>)] {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("textlines-\(UUID().uuidString).jsonl")
         try Data(bytes).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         let (fd, _) = try InputFile.open(url.path, role: .texts)
         defer { close(fd) }
-        var out: [(Int, Result<String, EcodexError>)] = []
+        var out: [(Int, Result<String, TextLineError>)] = []
         try TextLines.forEach(fd: fd) { out.append(($0, $1)) }
         return out
     }
@@ -33,13 +33,15 @@ import Testing
             guard case .failure(let e) = got[i].1 else { Issue.record("line \(i + 1) should fail"); continue }
             #expect(e.errorClass == .parse)
         }
+        #expect(got[1].1 == .failure(.noTextField))
+        #expect(got[3].1 == .failure(.tooLong(limit: TextLines.maximumLineBytes)))
         #expect(try got[2].1.get() == "\u{FFFD}\u{FFFD}E330")
         #expect(try got[4].1.get() == "E120")
     }
 
     @Test func aFolderOrAMissingFileIsAParseError() {
         for path in [NSTemporaryDirectory(), "/nonexistent/texts.jsonl"] {
-            let e = #expect(throws: EcodexError.self) { try InputFile.open(path, role: .texts) }
+            let e = #expect(throws: InputFileError.self) { try InputFile.open(path, role: .texts) }
             #expect(e?.errorClass == .parse)
         }
     }

@@ -165,7 +165,7 @@ enum PackInstallFixture {
         #expect(try s.summary("E330") == oldSummary)
         #expect(try s.open().additive(code: ECode("E211")!) == nil)
         #expect(try s.installer.status().rollbackTo == nil)
-        #expect(throws: EcodexError.self) { try s.installer.rollback() }
+        #expect(throws: UpdateError.nothingToRollBack) { try s.installer.rollback() }
         // The update is newer than what is installed again, so it can be re-applied.
         #expect(throws: Never.self) { try s.installer.apply(F.delta(from: s.base, to: next), source: "test") }
     }
@@ -303,7 +303,7 @@ enum PackInstallFixture {
         var bytes = try Data(contentsOf: path)
         bytes.removeLast(bytes.count / 2)
         try bytes.write(to: path)
-        #expect(throws: EcodexError.self) { try s.open() }
+        #expect(throws: StoreError.self) { try s.open() }
         let next = F.changed(s.base, version: "1.1.0")
         #expect(throws: PackError.self) { try s.installer.apply(F.delta(from: s.base, to: next), source: "delta") }
         try s.installer.apply(F.full(s.base), source: "repair")

@@ -109,15 +109,17 @@ import Testing
         let scratch = try Fixtures.Scratch()
         let importer = ProductImporter(location: scratch.location)
         _ = try importer.importProducts(from: write(#"{"code":"4006381333931","ingredients_text":"kept"}"#, "a.jsonl", in: scratch))
-        #expect(throws: EcodexError.self) {
+        #expect(throws: ImportError.notAnExport) {
             try importer.importProducts(from: write("name\tbrand\nx\ty\n", "not-off.tsv", in: scratch))
         }
-        #expect(throws: EcodexError.self) { try importer.importProducts(from: write("", "empty.jsonl", in: scratch)) }
-        #expect(throws: EcodexError.self) { try importer.importProducts(from: scratch.url.path + "/missing.jsonl") }
+        #expect(throws: ImportError.empty) { try importer.importProducts(from: write("", "empty.jsonl", in: scratch)) }
+        #expect(throws: InputFileError.missing(path: scratch.url.path + "/missing.jsonl", role: .productList)) {
+            try importer.importProducts(from: scratch.url.path + "/missing.jsonl")
+        }
         let gz = scratch.url.appendingPathComponent("x.jsonl.gz")
         try Data([0x1F, 0x8B, 0x08, 0x00, 0x00]).write(to: gz)
-        let e = #expect(throws: EcodexError.self) { try importer.importProducts(from: gz.path) }
-        #expect(e?.errorClass == .parse && e?.message.contains("compressed") == true && e?.advice == .importProducts)
+        let e = #expect(throws: ImportError.compressed) { try importer.importProducts(from: gz.path) }
+        #expect(e?.errorClass == .parse)
         #expect(try lookup("4006381333931", in: scratch) == "kept")
         #expect(!FileManager.default.fileExists(atPath: scratch.location.productsPath.path + ".importing"))
     }
@@ -151,8 +153,8 @@ import Testing
         let scratch = try Fixtures.Scratch()
         try FileManager.default.createDirectory(at: scratch.location.directory, withIntermediateDirectories: true)
         try Data(repeating: 0x41, count: 8192).write(to: scratch.location.productsPath)
-        let e = #expect(throws: EcodexError.self) { try ProductDataset(location: scratch.location).product(barcode: "4006381333931") }
-        // The library names what to do, never the command: the command line words it.
-        #expect(e?.errorClass == .lookup && e?.advice == .importProducts && e?.message.contains("scan ") == false)
+        let e = #expect(throws: ProductListError.self) { try ProductDataset(location: scratch.location).product(barcode: "4006381333931") }
+        // The library says what happened, never the command: the command line words it.
+        #expect(e?.errorClass == .lookup && caseName(e) == "damaged" && e?.description.contains("scan ") == false)
     }
 }

@@ -45,7 +45,7 @@ import Testing
                 #expect(!JSONRenderer.render(report).isEmpty)
                 #expect(!TextRenderer().render(report).isEmpty)
                 #expect(!HTMLRenderer.render([report]).isEmpty)
-            } catch let e as EcodexError {
+            } catch let e as any ClassifiedError {
                 // Only a parse_error (empty or over-long text) may stop a typed text.
                 #expect(e.errorClass == .parse, "\(e) for \(text.debugDescription)")
             }

@@ -129,7 +129,7 @@ import Testing
         try store.cacheProduct(updated)
         #expect(try store.cachedProduct(barcode: "4006381333931") == updated)
         // Constraints reject what is not a barcode.
-        #expect(throws: EcodexError.self) {
+        #expect(throws: HistoryError.self) {
             try store.cacheProduct(CachedProduct(barcode: "12ab", ingredientsText: "", additivesFound: [], region: .eu))
         }
     }
@@ -160,8 +160,8 @@ import Testing
         let scratch = try Fixtures.Scratch()
         _ = try UserStore(location: scratch.location)
         try Connection(path: scratch.location.userPath.path, mode: .readWrite).setUserVersion(UserSchema.version + 1)
-        let error = #expect(throws: EcodexError.self) { try UserStore(location: scratch.location) }
-        #expect(error?.message.contains("newer version") == true)
+        let error = #expect(throws: HistoryError.self) { try UserStore(location: scratch.location) }
+        #expect(caseName(error) == "newerSchema", "\(String(describing: error))")
     }
 
     @Test func aDamagedUserFileCanBeSetAside() throws {
@@ -169,8 +169,8 @@ import Testing
         let location = scratch.location
         try FileManager.default.createDirectory(at: location.directory, withIntermediateDirectories: true)
         try Data(repeating: 0x42, count: 8192).write(to: location.userPath)
-        let error = #expect(throws: EcodexError.self) { try UserStore(location: location) }
-        #expect(error?.advice == .resetHistory)
+        let error = #expect(throws: HistoryError.self) { try UserStore(location: location) }
+        #expect(caseName(error) == "damaged", "\(String(describing: error))")
         let aside = try #require(try UserStore.setAside(location: location))
         #expect(FileManager.default.fileExists(atPath: aside.path))
         #expect(try UserStore(location: location).history().isEmpty)
@@ -195,7 +195,7 @@ import Testing
         chmod(location.userPath.path, 0o444)
         let store = try UserStore(location: location)
         let r = report(input: "a.jpg")
-        let error = #expect(throws: EcodexError.self) { try store.recordScan(r, json: JSONRenderer.render(r)) }
+        let error = #expect(throws: HistoryError.self) { try store.recordScan(r, json: JSONRenderer.render(r)) }
         #expect(error?.errorClass == .lookup)
     }
 }

@@ -198,13 +198,9 @@ import Testing
     }
 
     @Test func missingLanguageNamesTheLanguageAndFolder() throws {
-        let error = try #require(throws: EcodexError.self) {
+        #expect(throws: OCRError.languageMissing(language: "xyz", folder: TessData.folder(nil))) {
             try TesseractLabelReader(languages: ["eng", "xyz"])
         }
-        #expect(error.errorClass == .ocr)
-        #expect(error.message.contains("xyz"))
-        #expect(error.message.contains(TessData.folder(nil)))
-        #expect(error.advice == .installOCR)
     }
 
     @Test(.enabled(if: TesseractLabelReader.installedLanguages().contains("deu"), "needs tesseract-ocr-deu"))
@@ -214,11 +210,11 @@ import Testing
     }
 
     @Test func missingDataFolderIsAnOCRError() throws {
-        let error = try #require(throws: EcodexError.self) {
+        let error = try #require(throws: OCRError.self) {
             try TesseractLabelReader(languages: ["eng"], dataPath: "/nonexistent/tessdata")
         }
         #expect(error.errorClass == .ocr)
-        #expect(error.message.contains("/nonexistent/tessdata"))
+        #expect(error.description.contains("/nonexistent/tessdata"))
     }
 
     @Test func defaultLanguagesAreTheInstalledLabelLanguages() {

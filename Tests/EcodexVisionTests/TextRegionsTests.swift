@@ -54,6 +54,6 @@ import Testing
         let first = try results[0].get(), third = try results[2].get()
         #expect(first.text.lowercased().contains("yellow"))
         #expect(third.text.lowercased().contains("ingredients"))
-        #expect(throws: EcodexError.self) { try results[1].get() }
+        #expect(throws: InputFileError.missing(path: "/nonexistent.jpg", role: .photo)) { try results[1].get() }
     }
 }

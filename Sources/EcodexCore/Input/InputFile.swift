@@ -8,7 +8,7 @@ import Glibc
 /// so naming one can never hang `scan` or make it read without end.
 public enum InputFile {
     /// What the file is for; chooses the failure's class and words.
-    public enum Role: Sendable {
+    public enum Role: Sendable, Equatable {
         /// A label or barcode photo: `capture_error`.
         case photo
         /// A rule pack: `update_error`.
@@ -20,7 +20,7 @@ public enum InputFile {
         /// A file of ingredient texts (`scan text --jsonl`): `parse_error`.
         case texts
 
-        var noun: String {
+        public var noun: String {
             switch self {
             case .photo: "photo"
             case .pack: "pack file"
@@ -30,12 +30,12 @@ public enum InputFile {
             }
         }
 
-        func error(_ message: String, detail: String? = nil) -> EcodexError {
+        /// The class of a failure to read a file in this role.
+        public var errorClass: ErrorClass {
             switch self {
-            case .photo: .capture(message, detail: detail)
-            case .pack, .productList: .update(message, detail: detail)
-            case .preferences: .parse(message, advice: .resetPreferences, detail: detail)
-            case .texts: .parse(message, detail: detail)
+            case .photo: .capture
+            case .pack, .productList: .update
+            case .preferences, .texts: .parse
             }
         }
     }
@@ -46,26 +46,25 @@ public enum InputFile {
     /// The caller closes it.
     ///
     /// - Throws: the role's class for a missing, unreadable or non-regular file.
-    public static func open(_ path: String, role: Role) throws -> (fd: Int32, size: Int64) {
+    public static func open(_ path: String, role: Role) throws(InputFileError) -> (fd: Int32, size: Int64) {
         let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno
             if code == ENOENT || code == ENOTDIR {
-                throw role.error("No file at \(path). Check the path and try again.")
+                throw InputFileError.missing(path: path, role: role)
             }
-            throw role.error("The \(role.noun) \(path) cannot be opened. Check its permissions and try again.",
-                             detail: String(cString: strerror(code)))
+            throw InputFileError.cannotOpen(path: path, role: role, reason: String(cString: strerror(code)))
         }
         var st = stat()
         guard fstat(fd, &st) == 0 else {
             let code = errno
             close(fd)
-            throw role.error("The \(role.noun) \(path) cannot be read.", detail: String(cString: strerror(code)))
+            throw InputFileError.cannotRead(path: path, role: role, reason: String(cString: strerror(code)))
         }
         guard (st.st_mode & S_IFMT) == S_IFREG else {
             close(fd)
             let kind = describe(st.st_mode)
-            throw role.error("\(path) is \(kind), not a \(role.noun). Give the file itself.", detail: "file type \(kind)")
+            throw InputFileError.notARegularFile(path: path, role: role, kind: kind)
         }
         let flags = fcntl(fd, F_GETFL)
         if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
@@ -73,18 +72,18 @@ public enum InputFile {
     }
 
     /// Checks that `path` is a regular file (for a C library that opens the path itself).
-    public static func check(_ path: String, role: Role) throws -> Int64 {
+    public static func check(_ path: String, role: Role) throws(InputFileError) -> Int64 {
         let (fd, size) = try open(path, role: role)
         close(fd)
         return size
     }
 
     /// The first `limit` bytes of the regular file at `path`, or all of it when it is shorter;
-    /// `tooLarge` decides the error when the file is longer than `limit`.
-    public static func read(_ path: String, role: Role, limit: Int, tooLarge: @autoclosure () -> EcodexError) throws -> [UInt8] {
+    /// A longer file is an `InputFileError.tooLarge`.
+    public static func read(_ path: String, role: Role, limit: Int) throws(InputFileError) -> [UInt8] {
         let (fd, size) = try open(path, role: role)
         defer { close(fd) }
-        guard size <= Int64(limit) else { throw tooLarge() }
+        guard size <= Int64(limit) else { throw .tooLarge(path: path, role: role, limit: limit) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(size))
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -93,11 +92,11 @@ public enum InputFile {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw role.error("The \(role.noun) \(path) cannot be read.", detail: String(cString: strerror(errno)))
+                throw .cannotRead(path: path, role: role, reason: String(cString: strerror(errno)))
             }
             if n == 0 { return bytes }
             bytes.append(contentsOf: chunk[0..<n])
-            if bytes.count > limit { throw tooLarge() }
+            if bytes.count > limit { throw .tooLarge(path: path, role: role, limit: limit) }
         }
     }
 
@@ -109,6 +108,46 @@ public enum InputFile {
         case S_IFBLK: "a block device"
         case S_IFSOCK: "a socket"
         default: "not a regular file"
+        }
+    }
+}
+
+/// Why a file the user named could not be read; its class comes from the file's role.
+public enum InputFileError: ClassifiedError, Equatable {
+    /// Nothing at `path` (or a path through something that is not a folder).
+    case missing(path: String, role: InputFile.Role)
+    /// `open` failed for another `reason` (permissions, say).
+    case cannotOpen(path: String, role: InputFile.Role, reason: String)
+    /// Opened, but reading failed.
+    case cannotRead(path: String, role: InputFile.Role, reason: String)
+    /// A folder, pipe, device or socket (`kind`), refused before reading.
+    case notARegularFile(path: String, role: InputFile.Role, kind: String)
+    /// Longer than the `limit` in bytes read for this role.
+    case tooLarge(path: String, role: InputFile.Role, limit: Int)
+
+    public var role: InputFile.Role {
+        switch self {
+        case .missing(_, let r), .cannotOpen(_, let r, _), .cannotRead(_, let r, _), .notARegularFile(_, let r, _),
+             .tooLarge(_, let r, _): r
+        }
+    }
+
+    public var path: String {
+        switch self {
+        case .missing(let p, _), .cannotOpen(let p, _, _), .cannotRead(let p, _, _), .notARegularFile(let p, _, _),
+             .tooLarge(let p, _, _): p
+        }
+    }
+
+    public var errorClass: ErrorClass { role.errorClass }
+
+    public var description: String {
+        switch self {
+        case .missing(let p, let r): "\(r.noun) \(p): no such file"
+        case .cannotOpen(let p, let r, let why): "\(r.noun) \(p): open: \(why)"
+        case .cannotRead(let p, let r, let why): "\(r.noun) \(p): read: \(why)"
+        case .notARegularFile(let p, let r, let kind): "\(r.noun) \(p): file type \(kind)"
+        case .tooLarge(let p, let r, let limit): "\(r.noun) \(p): over \(limit) bytes"
         }
     }
 }

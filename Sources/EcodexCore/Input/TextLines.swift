@@ -16,7 +16,7 @@ public enum TextLines {
     /// that is not blank, in order, until the end of `fd` or until `body` throws.
     ///
     /// - Throws: `parse_error` when `fd` cannot be read; whatever `body` throws.
-    public static func forEach(fd: Int32, _ body: (Int, Result<String, EcodexError>) throws -> Void) throws {
+    public static func forEach(fd: Int32, _ body: (Int, Result<String, TextLineError>) throws -> Void) throws {
         var line: [UInt8] = []
         var skipping = false
         var number = 0
@@ -24,7 +24,7 @@ public enum TextLines {
         func end() throws {
             number += 1
             if skipping {
-                try body(number, .failure(.parse("This line is too long to be an ingredient list (over \(maximumLineBytes / 1000) kB). Give only the ingredients.")))
+                try body(number, .failure(.tooLong(limit: maximumLineBytes)))
             } else if line.contains(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0D) }) {
                 try body(number, text(line))
             }
@@ -35,7 +35,7 @@ public enum TextLines {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw EcodexError.parse("The ingredient texts cannot be read.", detail: String(cString: strerror(errno)))
+                throw TextLineError.unreadable(reason: String(cString: strerror(errno)))
             }
             if n == 0 { break }
             var start = 0
@@ -58,7 +58,7 @@ public enum TextLines {
     }
 
     /// The `text` of one JSON line; invalid UTF-8 inside the string is replaced, never fatal.
-    static func text(_ line: [UInt8]) -> Result<String, EcodexError> {
+    static func text(_ line: [UInt8]) -> Result<String, TextLineError> {
         var parsed = Result { () throws(CanonicalJSONError) in try JSONValue.parse(line) }
         if case .failure = parsed {
             // Bytes that are not UTF-8 are replaced (as `scan text -` does), then parsed again.
@@ -67,12 +67,35 @@ public enum TextLines {
         }
         guard case .success(.object(let row)) = parsed else {
             let detail: String? = if case .failure(let e) = parsed { e.description } else { nil }
-            return .failure(.parse("This line is not a JSON object. Write each text as {\"text\": \"...\"} on a line of its own.",
-                                   detail: detail))
+            return .failure(.notAnObject(detail: detail))
         }
         guard case .string(let text)? = row["text"] else {
-            return .failure(.parse("This line has no \"text\" field. Write each text as {\"text\": \"...\"} on a line of its own."))
+            return .failure(.noTextField)
         }
         return .success(text)
+    }
+}
+
+/// Why one line of ingredient texts gave no text, or the texts could not be read at all.
+/// Every case is a `parse_error`.
+public enum TextLineError: ClassifiedError, Equatable {
+    /// A line longer than `limit` bytes, skipped unread.
+    case tooLong(limit: Int)
+    /// Not a JSON object (`detail`: the JSON parser's reason).
+    case notAnObject(detail: String?)
+    /// A JSON object without a string `text`.
+    case noTextField
+    /// Reading the file or pipe failed.
+    case unreadable(reason: String)
+
+    public var errorClass: ErrorClass { .parse }
+
+    public var description: String {
+        switch self {
+        case .tooLong(let limit): "line over \(limit) bytes"
+        case .notAnObject(let detail): "not a JSON object" + (detail.map { ": \($0)" } ?? "")
+        case .noTextField: "no \"text\" string field"
+        case .unreadable(let reason): "read: \(reason)"
+        }
     }
 }

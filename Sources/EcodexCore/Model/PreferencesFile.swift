@@ -42,9 +42,7 @@ public struct PreferencesFile: Sendable, Equatable {
     ///   regular file (a pipe here would otherwise hang every scan).
     public static func load(from url: URL) throws -> PreferencesFile {
         guard FileManager.default.fileExists(atPath: url.path) else { return PreferencesFile() }
-        let data = try InputFile.read(url.path, role: .preferences, limit: maximumBytes,
-                                      tooLarge: .parse("The preferences file \(url.path) is too large to be one.",
-                                                       advice: .resetPreferences))
+        let data = try InputFile.read(url.path, role: .preferences, limit: maximumBytes)
         return try parse(String(decoding: data, as: UTF8.self))
     }
 
@@ -55,7 +53,7 @@ public struct PreferencesFile: Sendable, Equatable {
             guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
             let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.count == 2 else {
-                throw EcodexError.parse("Line \(n + 1) of the preferences file is not `key = value`.", advice: .resetPreferences)
+                throw PreferencesError.notKeyValue(line: n + 1)
             }
             try p.set(parts[0], parts[1])
         }
@@ -84,7 +82,7 @@ public struct PreferencesFile: Sendable, Equatable {
         case "child": childMode = try Self.bool("child", value)
         case "online": online = try Self.bool("online", value)
         default:
-            throw EcodexError.parse("Unknown preference \"\(key)\". Use one of: \(Self.keys.joined(separator: ", ")).")
+            throw PreferencesError.unknownKey(key, known: Self.keys)
         }
     }
 
@@ -116,7 +114,27 @@ public struct PreferencesFile: Sendable, Equatable {
         }
     }
 
-    private static func bad(_ key: String, _ value: String, _ allowed: String) -> EcodexError {
-        EcodexError.parse("\"\(value)\" is not a valid \(key). Use \(allowed).")
+    private static func bad(_ key: String, _ value: String, _ allowed: String) -> PreferencesError {
+        .badValue(key: key, value: value, allowed: allowed)
+    }
+}
+
+/// A preferences file or setting that cannot be used. Every case is a `parse_error`.
+public enum PreferencesError: ClassifiedError, Equatable {
+    /// Line `line` (1-based) of the file is not `key = value`.
+    case notKeyValue(line: Int)
+    /// A key that is not one of `known`.
+    case unknownKey(String, known: [String])
+    /// `value` is not one of the `allowed` values of `key` (`allowed` lists them, as in "yes or no").
+    case badValue(key: String, value: String, allowed: String)
+
+    public var errorClass: ErrorClass { .parse }
+
+    public var description: String {
+        switch self {
+        case .notKeyValue(let line): "line \(line) is not key = value"
+        case .unknownKey(let key, _): "unknown key \"\(key)\""
+        case .badValue(let key, let value, _): "bad \(key) value \"\(value)\""
+        }
     }
 }

@@ -1,6 +1,7 @@
 /// Why a pack update was refused, or a key or trust file could not be used.
-/// Every case becomes an `update_error`; the store is never touched by a refused pack.
-public enum PackError: Error, Sendable, Equatable, CustomStringConvertible {
+/// Every case is an `update_error`; the store is never touched by a refused pack. Each case
+/// carries the technical reason; the command line words it for the shopper.
+public enum PackError: ClassifiedError, Equatable {
     /// Not a pack file, damaged, truncated, or a format this program does not read.
     case malformed(String)
     /// The signatures do not meet the trust policy (unknown key, bad signature, too few, same key twice).
@@ -34,27 +35,5 @@ public enum PackError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { reason }
 
-    /// The error the command line prints: what went wrong and what to do.
-    public var ecodexError: EcodexError {
-        switch self {
-        case .malformed(let s):
-            .update("This is not a usable Ecodex pack: \(s). Download the update again.")
-        case .signature(let s):
-            .update("The pack's signatures do not check out: \(s). Nothing was installed; get the update from the official source.")
-        case .checksum(let s):
-            .update("The pack's data does not match its manifest: \(s). Nothing was installed; download the update again.")
-        case .schema(let s):
-            .update("The pack's records are not valid: \(s). Nothing was installed; report this to the publisher.")
-        case .notNewer(let s):
-            .update("\(s). Nothing was installed.")
-        case .wrongBase(let s):
-            .update("\(s). Nothing was installed; apply the full pack or the missing updates first.")
-        case .keys(let s):
-            .update(s)
-        case .downgrade:
-            .update("Refused: \(reason). An older pack can bring back data that was corrected since; nothing was installed.")
-        case .expired:
-            .update("Refused: \(reason). An expired pack may be an old one replayed to hold back newer data; nothing was installed. Get the current update from the publisher.")
-        }
-    }
+    public var errorClass: ErrorClass { .update }
 }

@@ -95,7 +95,7 @@ public struct PublisherKey: Sendable {
             throw .keys("The key file \(path) can be read by other users. Run `chmod 600 \(path)`, and make a new key if others may have copied it.")
         }
         // A regular file of at most 64 kB: a FIFO named as the key must not hang signing.
-        guard let data = try? InputFile.read(path, role: .pack, limit: 64 << 10, tooLarge: .update("")) else {
+        guard let data = try? InputFile.read(path, role: .pack, limit: 64 << 10) else {
             throw .keys("Cannot read the key file \(path) (it must be a regular file).")
         }
         guard let json = try? JSONValue.parse(Array(data)), json["format"]?.stringValue == PublisherKey.fileFormat,
@@ -154,7 +154,7 @@ public struct TrustedKeys: Sendable, Equatable {
 
     /// Reads a trusted-keys file (a regular file of at most 1 MB); see `init(json:requireSatisfiable:)`.
     public init(contentsOf url: URL, requireSatisfiable: Bool = true) throws(PackError) {
-        guard let data = try? InputFile.read(url.path, role: .pack, limit: 1 << 20, tooLarge: .update("")) else {
+        guard let data = try? InputFile.read(url.path, role: .pack, limit: 1 << 20) else {
             throw .keys("Cannot read the trusted-keys file \(url.path) (it must be a regular file of at most 1 MB).")
         }
         try self.init(json: Array(data), requireSatisfiable: requireSatisfiable)

@@ -55,7 +55,7 @@ public final class ScanPipeline {
 
     /// Scans one label photo.
     public func scanImage(at path: String, options: ScanOptions) throws -> ScanReport {
-        guard let reader else { throw EcodexError.ocr("The OCR engine is not available.") }
+        guard let reader else { throw ScanError.ocrUnavailable }
         let start = Clock.now()
         let ocr = try reader.read(imageAt: path)
         var report = try assess(text: ocr.text, words: ocr.words, input: path, options: options)
@@ -89,8 +89,8 @@ public final class ScanPipeline {
     /// counts only when that reading is sure. Frames that cannot be read are skipped with
     /// a warning; when none can be read, the first frame's error is thrown.
     public func scanBurst(at paths: [String], options: ScanOptions) throws -> ScanReport {
-        guard let reader else { throw EcodexError.ocr("The OCR engine is not available.") }
-        guard let first = paths.first else { throw EcodexError.capture("Give at least one photo.") }
+        guard let reader else { throw ScanError.ocrUnavailable }
+        guard let first = paths.first else { throw ScanError.noPhotos }
         let start = Clock.now()
         let results = reader.read(imagesAt: paths)
         var readings: [(frame: Int, ocr: OCRResult)] = []
@@ -102,7 +102,7 @@ public final class ScanPipeline {
             }
         }
         guard let best = readings.max(by: { $0.ocr.meanConfidence < $1.ocr.meanConfidence }) else {
-            throw firstError ?? EcodexError.capture("None of these photos could be read. Take them again or type the ingredients.")
+            throw firstError ?? ScanError.noPhotoReadable
         }
         let t0 = Clock.now()
         let p = try parser()
@@ -157,9 +157,9 @@ public final class ScanPipeline {
         report.fallbackUsed = true
         report.warnings.removeAll { $0 == ScanPipeline.nothingFound }
         guard let product = try products?.product(barcode: code.digits) else {
-            let unknown = ScanPipeline.productUnknown(code.digits, searchedOnline: products?.searchesOnline ?? false)
-            report.warnings.append(unknown.message + (unknown.advice == .lookUpOnline
-                ? " Look it up online, or type the ingredients." : " Type the ingredients instead."))
+            report.warnings.append(products?.searchesOnline ?? false
+                ? "Barcode \(code.digits) is not saved on this computer, and Open Food Facts has no ingredient list for it. Type the ingredients instead."
+                : "Barcode \(code.digits) is not saved on this computer. Look it up online, or type the ingredients.")
             return
         }
         let fromProduct = try assess(text: product.ingredientsText, words: nil, input: path, options: options)
@@ -172,23 +172,16 @@ public final class ScanPipeline {
 
     static let nothingFound = "No additives found. Scan the barcode or type the ingredients to check again."
 
-    static func productUnknown(_ digits: String, searchedOnline: Bool = false) -> EcodexError {
-        searchedOnline
-            ? .lookup("Barcode \(digits) is not saved on this computer, and Open Food Facts has no ingredient list for it.",
-                      advice: .typeIngredients)
-            : .lookup("Barcode \(digits) is not saved on this computer.", advice: .lookUpOnline)
-    }
-
     /// Looks up a product by barcode (`scan barcode 4006381333931`) and checks its ingredients.
     /// Throws `parse_error` for a number that is not a valid barcode and `lookup_error` when no source knows it.
     public func scanBarcode(_ typed: String, options: ScanOptions) throws -> ScanReport {
         let start = Clock.now()
         guard let gtin = GTIN.lookupKeys(typed: typed).first else {
-            throw EcodexError.parse("\"\(typed)\" is not a valid barcode number. Check the 8 to 14 digits under the bars.")
+            throw ScanError.notABarcode(typed)
         }
         let digits = gtin.key
         guard let product = try products?.product(barcode: digits) else {
-            throw ScanPipeline.productUnknown(digits, searchedOnline: products?.searchesOnline ?? false)
+            throw ProductError.unknown(digits: digits, searchedOnline: products?.searchesOnline ?? false)
         }
         var report = try assess(text: product.ingredientsText, words: nil, input: digits, options: options)
         report.barcode = Barcode(symbology: gtin.symbology, digits: digits)
@@ -197,18 +190,15 @@ public final class ScanPipeline {
         return report
     }
 
-    /// The warning when a barcode photo shows no barcode the reader can decode.
-    static let noBarcodeInPhoto = "No barcode was found in this photo. Take it again closer, or type the digits."
-
     /// Looks up a product by a photo of its barcode (`scan barcode photo.jpg`): the first
     /// barcode the reader decodes, then as typed digits. A UPC-E is looked up as the UPC-A
     /// it stands for (its 8 digits are not an EAN-8).
     ///
     /// - Throws: `capture_error` when the photo cannot be read or shows no barcode, else as `scanBarcode`.
     public func scanBarcodePhoto(at path: String, options: ScanOptions) throws -> ScanReport {
-        guard let barcodeReader else { throw EcodexError.capture("The barcode reader is not available.") }
+        guard let barcodeReader else { throw ScanError.barcodeReaderUnavailable }
         guard let found = try barcodeReader.barcodes(inImageAt: path).first else {
-            throw EcodexError.capture(ScanPipeline.noBarcodeInPhoto)
+            throw ScanError.noBarcodeInPhoto
         }
         return try scanBarcode(GTIN(symbology: found.symbology, digits: found.digits)?.key ?? found.digits, options: options)
     }
@@ -224,8 +214,7 @@ public final class ScanPipeline {
     public func scanText(_ text: String, input: String = "text", options: ScanOptions) throws -> ScanReport {
         let start = Clock.now()
         guard text.utf8.count <= Self.maxTextBytes else {
-            throw EcodexError.parse("This text is too long to be an ingredient list (over \(Self.maxTextBytes / 1000) kB). Give only the ingredients.",
-                                    detail: "\(text.utf8.count) bytes")
+            throw ScanError.textTooLong(bytes: text.utf8.count, limit: Self.maxTextBytes)
         }
         var report = try assess(text: text, words: nil, input: input, options: options)
         report.timingsMs.total = Clock.since(start)
@@ -236,10 +225,10 @@ public final class ScanPipeline {
     public func scanCode(_ text: String, options: ScanOptions) throws -> ScanReport {
         let start = Clock.now()
         guard let code = ECode(text) else {
-            throw EcodexError.parse("\"\(text)\" is not an additive code. Codes look like E102 or E160a.")
+            throw ScanError.notACode(text)
         }
         guard let additive = try catalog.additive(code: code) else {
-            throw EcodexError.lookup("\(code) is not in the additive list. Check the code on the label, or type the ingredient name.")
+            throw ScanError.unknownCode(code)
         }
         let mention = Mention(code: code, matchedText: [text], span: 0..<text.utf8.count, kind: .code)
         var report = ScanReport(input: text, region: options.preferences.region, versions: catalog.versions,

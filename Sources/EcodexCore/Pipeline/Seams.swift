@@ -1,7 +1,7 @@
 /// Reads the text on a label photo: imaging plus OCR. The product uses
 /// Tesseract (`EcodexVision.TesseractLabelReader`); core tests use a double.
 public protocol LabelReader: AnyObject {
-    /// Loads, preprocesses and recognises one image. Throws `EcodexError`
+    /// Loads, preprocesses and recognises one image. Throws a `ClassifiedError`
     /// (`capture_error` for unreadable files, `ocr_error` for engine failures).
     func read(imageAt path: String) throws -> OCRResult
     /// Reads several photos, one result per photo in input order; a reader may use

@@ -24,8 +24,9 @@ public enum JSONRenderer {
         return serialize(obj)
     }
 
-    public static func render(error: EcodexError, input: String) -> String {
-        serialize(["input": input, "error": ["class": error.errorClass.rawValue, "message": error.message]])
+    /// A failure for one input: its class and the message the command line worded.
+    public static func render(errorClass: ErrorClass, message: String, input: String) -> String {
+        serialize(["input": input, "error": ["class": errorClass.rawValue, "message": message]])
     }
 
     static func ocrObject(_ o: OCRSummary) -> [String: Any] {

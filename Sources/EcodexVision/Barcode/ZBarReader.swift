@@ -17,7 +17,7 @@ public final class ZBarReader: BarcodeReader {
 
     /// The barcodes in the image at `path`, in the order ZBar found them.
     ///
-    /// Throws `EcodexError.capture` when the file is missing or not a readable
+    /// Throws a `capture_error` when the file is missing or not a readable
     /// image; an image without a barcode returns an empty array.
     public func barcodes(inImageAt path: String) throws -> [Barcode] {
         let gray = try toGray(ImageLoader.load(path))

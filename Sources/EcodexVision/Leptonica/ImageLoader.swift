@@ -28,9 +28,7 @@ enum ImageLoader {
 
     enum Format: String { case jpeg, png, tiff, webp, bmp }
 
-    static let unreadable = "This file is not a readable photo (JPEG, PNG, TIFF, WebP or BMP). Take the photo again or type the ingredients."
-
-    /// Loads the image at `path`; throws `EcodexError.capture` with a message a shopper can act on.
+    /// Loads the image at `path`; throws an `ImageError` (or `InputFileError`), both `capture_error`s.
     static func load(_ path: String) throws -> PixImage {
         LeptonicaQuiet.ensure()
         // A regular file only: a FIFO or a device named as a photo would block or never end.
@@ -42,31 +40,27 @@ enum ImageLoader {
         // so a path swapped for a FIFO after the check cannot reach them.
         let decoderPath = "/proc/self/fd/\(fd)"
         guard !head.isEmpty else {
-            throw EcodexError.capture("The file \(path) is empty. Take the photo again or type the ingredients.")
+            throw ImageError.empty(path: path)
         }
         let bytes = [UInt8](head)
         guard let format = sniff(bytes) else {
-            throw EcodexError.capture(unreadable, detail: "unrecognised file signature")
+            throw ImageError.notAnImage(path: path, detail: "unrecognised file signature")
         }
-        let (width, height) = try dimensions(of: decoderPath, format: format, head: bytes)
+        let (width, height) = try dimensions(of: decoderPath, shown: path, format: format, head: bytes)
         guard width > 0, height > 0 else {
-            throw EcodexError.capture(unreadable, detail: "header has no size")
+            throw ImageError.notAnImage(path: path, detail: "header has no size")
         }
         let pixelLimit = format == .jpeg ? maxPixels : maxPixelsFullDecode
         guard width <= maxSide, height <= maxSide, width * height <= pixelLimit else {
-            throw EcodexError.capture(
-                "This image is too large (\(width)×\(height) pixels). Use a photo under \(pixelLimit / 1_000_000) megapixels, or crop to the ingredient list.",
-                detail: "limit \(maxSide) px per side, \(pixelLimit) pixels for \(format.rawValue)")
+            throw ImageError.tooLarge(width: width, height: height, maxPixels: pixelLimit, maxSide: maxSide)
         }
         guard min(width, height) >= minSide, max(width, height) <= min(width, height) * maxAspect else {
-            throw EcodexError.capture(
-                "This image (\(width)×\(height) pixels) is too thin to be a photo of a label. Take the photo again or type the ingredients.",
-                detail: "sides at least \(minSide) px, at most 1:\(maxAspect)")
+            throw ImageError.tooThin(width: width, height: height, minSide: minSide, maxAspect: maxAspect)
         }
         // No real PNG packs more than about 1032 pixels' bytes into one byte (deflate's limit):
         // a smaller file claiming this size is a lie or truncated, refused before any pixel is made.
         if format == .png, Int64(width) * Int64(height) / 1032 > fileBytes {
-            throw EcodexError.capture(unreadable, detail: "\(fileBytes) bytes cannot hold \(width)×\(height) PNG pixels")
+            throw ImageError.notAnImage(path: path, detail: "\(fileBytes) bytes cannot hold \(width)×\(height) PNG pixels")
         }
         let pix: PixImage?
         switch format {
@@ -80,17 +74,13 @@ enum ImageLoader {
             // libjpeg "recovers" from a truncated or damaged file by painting the
             // rest grey and warning; OCR on half a label is worse than a rescan.
             if warnings > 0 {
-                throw EcodexError.capture(
-                    "This photo is damaged or incomplete. Take the photo again or type the ingredients.",
-                    detail: "JPEG decoder reported \(warnings) warning(s)")
+                throw ImageError.damaged(path: path, detail: "JPEG decoder reported \(warnings) warning(s)")
             }
         default:
             pix = StderrSilencer.run { PixImage(pixRead(decoderPath)) }
         }
         guard let pix else {
-            throw EcodexError.capture(
-                "This photo is damaged or incomplete. Take the photo again or type the ingredients.",
-                detail: "\(format.rawValue) decoder failed")
+            throw ImageError.damaged(path: path, detail: "\(format.rawValue) decoder failed")
         }
         return pix
     }
@@ -112,24 +102,24 @@ enum ImageLoader {
     ///
     /// PNG and BMP keep their size at fixed offsets, so we read it ourselves;
     /// for the others Leptonica's header reader parses only the header.
-    static func dimensions(of path: String, format: Format, head b: [UInt8]) throws -> (Int, Int) {
+    static func dimensions(of path: String, shown: String, format: Format, head b: [UInt8]) throws -> (Int, Int) {
         switch format {
         case .png:
             // IHDR is always the first chunk: width and height big-endian at 16 and 20.
             guard b.count >= 24, Array(b[12..<16]) == Array("IHDR".utf8) else {
-                throw EcodexError.capture(unreadable, detail: "PNG without IHDR")
+                throw ImageError.notAnImage(path: shown, detail: "PNG without IHDR")
             }
             return (Int(be32(b, 16)), Int(be32(b, 20)))
         case .bmp:
             // BITMAPINFOHEADER: signed little-endian width at 18, height at 22
             // (negative height means rows stored top-down).
-            guard b.count >= 26 else { throw EcodexError.capture(unreadable, detail: "short BMP header") }
+            guard b.count >= 26 else { throw ImageError.notAnImage(path: shown, detail: "short BMP header") }
             let w = Int32(bitPattern: le32(b, 18)), h = Int32(bitPattern: le32(b, 22))
             return (Int(w), Int(h.magnitude))
         default:
             var fmt: Int32 = 0, w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, cmap: Int32 = 0
             guard StderrSilencer.run({ pixReadHeader(path, &fmt, &w, &h, &bps, &spp, &cmap) }) == 0 else {
-                throw EcodexError.capture(unreadable, detail: "\(format.rawValue) header unreadable")
+                throw ImageError.notAnImage(path: shown, detail: "\(format.rawValue) header unreadable")
             }
             return (Int(w), Int(h))
         }

@@ -56,7 +56,7 @@ final class PixImage {
     }
 }
 
-/// Internal failures inside the vision code, mapped to `EcodexError` at the API edge.
+/// Internal failures inside the vision code, mapped to `ImageError` at the API edge.
 enum VisionFailure: Error {
     case leptonica(String)
 }

@@ -30,18 +30,13 @@ enum TessData {
         return FileManager.default.isReadableFile(atPath: file(language, in: folder))
     }
 
-    /// Throws `EcodexError.ocr` naming the first missing language and the folder searched.
+    /// Throws an `OCRError` naming the first missing language and the folder searched.
     static func requireInstalled(_ languages: [String], in folder: String) throws {
         guard !languages.isEmpty else {
-            throw EcodexError.ocr(
-                "No OCR language data was found in \(folder). The label languages (eng, deu, fra, spa, ita, nld) need installing.",
-                advice: .installOCR)
+            throw OCRError.noLanguageData(folder: folder)
         }
         for language in languages where !isInstalled(language, in: folder) {
-            throw EcodexError.ocr(
-                "OCR language '\(language)' is not installed: \(language).traineddata is missing from \(folder) (Debian package tesseract-ocr-\(language)), or choose another language.",
-                advice: .installOCR,
-                detail: "searched \(file(language, in: folder))")
+            throw OCRError.languageMissing(language: language, folder: folder)
         }
     }
 

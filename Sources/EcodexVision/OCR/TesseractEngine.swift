@@ -26,8 +26,7 @@ final class TesseractEngine {
     /// instead of reading the files in `dataPath`.
     init(dataPath: String, languages: [String], pageSegMode: Int32, model: [UInt8]? = nil) throws {
         guard let handle = TessBaseAPICreate() else {
-            throw EcodexError.ocr("The OCR engine could not start. Try again, or type the ingredients.",
-                                  detail: "TessBaseAPICreate returned NULL")
+            throw OCRError.engineFailed(detail: "TessBaseAPICreate returned NULL")
         }
         self.handle = handle
         self.languages = languages
@@ -50,9 +49,7 @@ final class TesseractEngine {
         }
         guard rc == 0 else {
             TessBaseAPIDelete(handle)
-            throw EcodexError.ocr(
-                "The OCR engine could not load language data '\(joined)' from \(dataPath). Reinstall it, or choose other languages.", advice: .installOCR,
-                detail: "TessBaseAPIInit2 returned \(rc)")
+            throw OCRError.languageDataFailed(languages: joined, folder: dataPath, code: rc)
         }
         _ = TessBaseAPISetVariable(handle, "debug_file", "/dev/null")
         // Preprocessing already turns light-on-dark text around; Tesseract's own
@@ -107,8 +104,7 @@ final class TesseractEngine {
         let timedOut = budgetMs.map { elapsedMs >= $0 } ?? false
         // Past its deadline Tesseract stops and reports failure, but keeps what it read.
         guard rc == 0 || timedOut else {
-            throw EcodexError.ocr("The text on this photo could not be read. Take the photo again or type the ingredients.",
-                                  detail: "TessBaseAPIRecognize returned \(rc)")
+            throw OCRError.recognitionFailed(code: rc)
         }
         guard let iterator = TessBaseAPIGetIterator(handle) else { return ([], timedOut) }
         defer { TessResultIteratorDelete(iterator) }
