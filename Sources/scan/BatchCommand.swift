@@ -76,8 +76,8 @@ struct BatchCommand: ParsableCommand {
             emit("{\"sha256\":" + (hash.map { "\"\($0)\"" } ?? "null") + "," + json.dropFirst())
             return nil
         } catch {
-            let e = (error as? EcodexError) ?? EcodexError(.capture, "Something went wrong reading this input. Try again.", detail: "\(error)")
-            var obj: [String: Any] = ["input": path, "error": ["class": e.errorClass.rawValue, "message": e.message],
+            let e = Failure.classify(error, arguments: ["scan", "batch"])
+            var obj: [String: Any] = ["input": path, "error": ["class": e.errorClass.rawValue, "message": Failure.text(e)],
                                       "exitCode": Int(e.errorClass.exitCode)]
             obj["sha256"] = hash ?? NSNull()
             let data = (try? JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
@@ -94,8 +94,8 @@ struct BatchCommand: ParsableCommand {
     /// A failure before any photo is read (manifest, store, OCR engine): said on standard error,
     /// no line printed, so a resumed run or a driver's retry does the whole slice again.
     static func stop(_ error: Error) -> ExitCode {
-        let e = (error as? EcodexError) ?? EcodexError(.capture, "The batch could not start.", detail: "\(error)")
-        FileHandle.standardError.write(Data("scan batch: \(e.errorClass.rawValue): \(e.message)\n".utf8))
+        let e = Failure.classify(error, arguments: ["scan", "batch"])
+        FileHandle.standardError.write(Data("scan batch: \(e.errorClass.rawValue): \(Failure.text(e))\n".utf8))
         return ExitCode(e.errorClass.exitCode)
     }
 

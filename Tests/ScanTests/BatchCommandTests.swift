@@ -80,4 +80,15 @@ import Testing
         #expect(run.stdout.isEmpty)
         #expect(run.stderr.contains("capture_error"))
     }
+
+    /// A library's typed error keeps its class: a data folder that cannot be written is a
+    /// lookup_error (exit 13) with its advice, not the catch-all capture_error.
+    @Test func aStoreThatCannotOpenStopsWithItsOwnClass() throws {
+        let run = try scan.run(["batch", "--manifest", "-"], stdin: Data((candy + "\n").utf8),
+                               environment: ["ECODEX_DATA_DIR": "/etc/passwd"])
+        #expect(run.status == 13)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.contains("lookup_error"))
+        #expect(run.stderr.contains("ECODEX_DATA_DIR"))
+    }
 }
