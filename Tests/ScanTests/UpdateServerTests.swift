@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+
+/// The optional backend end to end: a real `ecodex-server` (SQLite) on 127.0.0.1,
+/// packs published with a token, and `scan update` asking it through the binary.
+@Suite(.serialized) struct UpdateServerTests {
+    typealias Publisher = PackCommandTests.Publisher
+
+    /// Publishes 10.0.0 (full) to a new server and applies it on the client; returns the server,
+    /// its token, and the signed 10.1.0 delta.
+    static func started(_ p: Publisher, _ extra: [String] = []) throws -> (UpdateServerProcess, String, String) {
+        let delta = try PackCommandTests.prepared(p)
+        let server = try UpdateServerProcess()
+        let token = try server.addToken()
+        #expect(token.hasPrefix("ecx_") && token.count == 68, "add-token prints the token: \(token)")
+        try server.start(["--trusted", p.path("trusted.json")] + extra)
+        let full = try post(server, p.path("ecodex-10.0.0.pack"), token: token)
+        #expect(full.status == 201, "the full pack is published: \(full.text)")
+        return (server, token, delta)
+    }
+
+    static func post(_ server: UpdateServerProcess, _ path: String, token: String) throws -> HTTP.Reply {
+        try post(server, Data(contentsOf: URL(fileURLWithPath: path)), token: token)
+    }
+
+    static func post(_ server: UpdateServerProcess, _ bytes: Data, token: String) throws -> HTTP.Reply {
+        try HTTP.request("POST", server.base + "/v1/packs", headers: ["Authorization": "Bearer \(token)"], body: bytes)
+    }
+
+    /// The client: its region and update server saved as a user would.
+    static func configure(_ p: Publisher, _ server: UpdateServerProcess) throws {
+        for args in [["prefs", "set", "region", "EU"], ["prefs", "set", "update-server", server.base]] {
+            let run = try p.scan.run(args)
+            #expect(run.status == 0, "\(args): \(run.stderr)")
+        }
+    }
+
+    @Test func publishWithATokenThenScanUpdateInstallsTheDelta() throws {
+        let p = try Publisher()
+        let (server, token, delta) = try Self.started(p)
+        defer { server.stop() }
+
+        // Refused: no token, a wrong token; nothing is published by them.
+        #expect(try Self.post(server, delta, token: "").status == 401)
+        #expect(try Self.post(server, delta, token: token + "0").status == 401)
+        #expect(try Self.post(server, delta, token: "ecx_" + String(repeating: "0", count: 64)).status == 401)
+        let before = try HTTP.request("GET", server.base + "/v1/packs/latest?region=EU&from=10.0.0")
+        #expect(before.json["version"] as? String == "10.0.0", "\(before.text)")
+
+        let published = try Self.post(server, delta, token: token)
+        #expect(published.status == 201, "\(published.text)")
+        #expect(published.json["version"] as? String == "10.1.0")
+        #expect(try Self.post(server, delta, token: token).status == 409, "the same version twice is a conflict")
+
+        // The metadata: the newest version, its checksum, and the chain from the client's version.
+        let latest = try HTTP.request("GET", server.base + "/v1/packs/latest?region=EU&from=10.0.0")
+        #expect(latest.status == 200)
+        #expect(latest.json["version"] as? String == "10.1.0")
+        #expect((latest.json["checksum"] as? String)?.hasPrefix("sha256:") == true)
+        let chain = latest.json["chain"] as? [[String: Any]] ?? []
+        #expect(chain.map { $0["version"] as? String } == ["10.1.0"])
+        #expect(try HTTP.request("GET", server.base + "/v1/packs/latest?region=Mars").status == 400)
+
+        // One additive with its rules, as JSON with version and checksum.
+        let record = try HTTP.request("GET", server.base + "/v1/additives/E330")
+        #expect(record.status == 200, "\(record.text)")
+        #expect(record.json["version"] as? String == "10.1.0")
+        #expect((record.json["checksum"] as? String)?.hasPrefix("sha256:") == true)
+        let additive = record.json["additive"] as? [String: Any] ?? [:]
+        #expect((additive["plain_risk"] as? [String: Any])?["summary"] as? String == PackCommandTests.newLine)
+        #expect(additive["region_rules"] is [String: Any])
+        #expect(try HTTP.request("GET", server.base + "/v1/additives/E173").status == 404, "not in the published packs")
+        #expect(try HTTP.request("GET", server.base + "/v1/additives/sugar").status == 400)
+
+        // The client asks the server and installs the chain.
+        try Self.configure(p, server)
+        let update = try p.scan.run(["update"], environment: p.env)
+        #expect(update.status == 0, "\(update.stdout)\(update.stderr)")
+        #expect(update.stdout.contains("Installed pack 10.1.0"), "\(update.stdout)")
+        #expect(try p.installed() == PackCommandTests.new)
+        let again = try p.scan.run(["update"], environment: p.env)
+        #expect(again.status == 0 && again.stdout.contains("Already up to date"), "\(again.stdout + again.stderr)")
+
+        let health = try HTTP.request("GET", server.base + "/health")
+        #expect(health.status == 200 && health.json["status"] as? String == "ok")
+        let metrics = try HTTP.request("GET", server.base + "/metrics")
+        #expect(metrics.status == 200 && metrics.text.contains("http_server_request_duration"), "\(metrics.text)")
+        let addresses = server.output.components(separatedBy: "127.0.0.1:").dropFirst()
+        #expect(addresses.allSatisfy { $0.hasPrefix("\(server.port)") }, "the log names no client address: \(server.output)")
+    }
+
+    @Test func unsignedAndTamperedPacksAreRefusedByServerAndClient() throws {
+        let p = try Publisher()
+        let (server, token, delta) = try Self.started(p)
+        defer { server.stop() }
+        let signed = try Data(contentsOf: URL(fileURLWithPath: delta))
+
+        // Unsigned: built, never signed.
+        let unsigned = p.path("unsigned.pack")
+        let build = try p.scan.run(["pack", "build", "--source", p.path("src"), "--update", unsigned,
+                                    "--diff-from", p.path("ecodex-10.0.0.pack")], environment: p.env)
+        #expect(build.status == 0, "\(build.stderr)")
+        let refusedUnsigned = try Self.post(server, unsigned, token: token)
+        #expect(refusedUnsigned.status == 422, "\(refusedUnsigned.text)")
+        #expect(refusedUnsigned.text.contains("signature"), "\(refusedUnsigned.text)")
+
+        // Tampered: one word of the payload changed after signing.
+        let tampered = Data(String(decoding: signed, as: UTF8.self).replacingOccurrences(of: "made in vats", with: "made in vets").utf8)
+        #expect(tampered != signed)
+        #expect(try Self.post(server, tampered, token: token).status == 422)
+
+        // The server publishes the genuine delta; the client refuses it when its own keys do
+        // not trust the signers (the keys built into scan), and its store stays as it was.
+        #expect(try Self.post(server, signed, token: token).status == 201)
+        try Self.configure(p, server)
+        let untrusted = try p.scan.run(["update"])
+        #expect(untrusted.status == 15, "update_error: \(untrusted.stderr)")
+        #expect(try p.installed() == PackCommandTests.old)
+
+        // A pack damaged on the server's disk after publishing: the client refuses it.
+        let script = """
+            import sqlite3, sys, hashlib
+            db = sqlite3.connect(sys.argv[1])
+            f = db.execute("SELECT file FROM packs WHERE version='10.1.0'").fetchone()[0].replace('made in vats', 'made in vets')
+            db.execute("UPDATE packs SET file=?, checksum=? WHERE version='10.1.0'", (f, 'sha256:' + hashlib.sha256(f.encode()).hexdigest()))
+            db.commit()
+            """
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        python.arguments = ["-c", script, server.database]
+        try python.run()
+        python.waitUntilExit()
+        #expect(python.terminationStatus == 0)
+        let damaged = try p.scan.run(["update"], environment: p.env)
+        #expect(damaged.status == 15, "update_error: \(damaged.stdout)\(damaged.stderr)")
+        #expect(try p.installed() == PackCommandTests.old)
+    }
+
+    @Test func downloadLinksExpireAndCannotBeForged() throws {
+        let p = try Publisher()
+        let (server, token, delta) = try Self.started(p, ["--url-lifetime", "1"])
+        defer { server.stop() }
+        #expect(try Self.post(server, delta, token: token).status == 201)
+
+        let info = try HTTP.request("GET", server.base + "/v1/packs/10.1.0")
+        #expect(info.status == 200, "\(info.text)")
+        let path = try #require(info.json["url"] as? String)
+        #expect(info.json["checksum"] as? String != nil && info.json["version"] as? String == "10.1.0")
+        let forged = path.replacingOccurrences(of: "10.1.0.pack", with: "10.0.0.pack")
+        #expect(try HTTP.request("GET", server.base + forged).status == 403, "a link is for one version only")
+        let fresh = try HTTP.request("GET", server.base + path)
+        let original = try Data(contentsOf: URL(fileURLWithPath: delta))
+        #expect(fresh.status == 200 && fresh.body == original)
+        Thread.sleep(forTimeInterval: 2.2)
+        let expired = try HTTP.request("GET", server.base + path)
+        #expect(expired.status == 403, "\(expired.text)")
+    }
+}
