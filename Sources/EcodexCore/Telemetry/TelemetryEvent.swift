@@ -101,6 +101,8 @@ public struct TelemetryEvent: Sendable, Equatable {
         s.utf8.count == 32 && s.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
+    public static func isSafeVersion(_ s: String) -> Bool { isVersion(s) }
+
     static func isVersion(_ s: String) -> Bool {
         (1...32).contains(s.utf8.count) && s.utf8.allSatisfy {
             (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x2E || $0 == 0x2D || $0 == 0x2B
