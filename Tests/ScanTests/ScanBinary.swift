@@ -43,10 +43,12 @@ struct ScanBinary {
     static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
 
     /// Runs `scan` with `arguments`; `stdin` is piped in when given. Times out after `timeout` seconds.
-    func run(_ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:], timeout: TimeInterval = 60) throws -> Run {
+    /// `wrapper` runs scan under another program (`["/usr/bin/strace", "-f", …]`).
+    func run(_ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:], timeout: TimeInterval = 60,
+             wrapper: [String] = []) throws -> Run {
         let p = Process()
-        p.executableURL = ScanBinary.executable
-        p.arguments = arguments
+        p.executableURL = wrapper.first.map { URL(fileURLWithPath: $0) } ?? ScanBinary.executable
+        p.arguments = wrapper.isEmpty ? arguments : Array(wrapper.dropFirst()) + [ScanBinary.executable.path] + arguments
         var env = ProcessInfo.processInfo.environment
         env["ECODEX_DATA_DIR"] = dataDir.path
         env["NO_COLOR"] = "1"

@@ -156,3 +156,91 @@ import Testing
         #expect(expired.status == 403, "\(expired.text)")
     }
 }
+
+/// Telemetry (requirements §12): nothing leaves without the opt-in, and what leaves carries no label words.
+@Suite(.serialized) struct TelemetryTests {
+    static let label = "Ingredients: water, sugar, grandmother's marmalade, citric acid, potassium sorbate, E330"
+
+    static func started() throws -> (UpdateServerProcess, ScanBinary) {
+        let server = try UpdateServerProcess()
+        try server.start()
+        let scan = ScanBinary()
+        for args in [["prefs", "set", "region", "EU"], ["prefs", "set", "update-server", server.base]] {
+            #expect(try scan.run(args).status == 0)
+        }
+        return (server, scan)
+    }
+
+    /// The connect() calls of a scan run, as strace sees them.
+    static func connects(_ scan: ScanBinary) throws -> [String] {
+        let trace = scan.dataDir.appendingPathComponent("strace-\(UUID().uuidString).txt").path
+        let run = try scan.run(["text", label, "--region", "EU"], wrapper: ["/usr/bin/strace", "-f", "-e", "trace=connect", "-o", trace])
+        #expect(run.status == 0, "\(run.stderr)")
+        let text = (try? String(contentsOf: URL(fileURLWithPath: trace), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").map(String.init).filter { $0.contains("AF_INET") }
+    }
+
+    static func storedEvents(_ server: UpdateServerProcess) throws -> String {
+        let out = server.folder.appendingPathComponent("events.txt")
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        python.arguments = ["-c", "import sqlite3, sys; open(sys.argv[2], 'w').write('\\n'.join(r[0] for r in sqlite3.connect(sys.argv[1]).execute('SELECT event FROM telemetry')))",
+                            server.database, out.path]
+        try python.run()
+        python.waitUntilExit()
+        return try String(contentsOf: out, encoding: .utf8)
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/strace")))
+    func aDefaultRunConnectsNowhere() throws {
+        let (server, scan) = try Self.started()
+        defer { server.stop() }
+        #expect(try Self.connects(scan) == [], "no opt-in: no connection")
+        #expect(try scan.run(["telemetry", "show"]).stdout.contains("Queued events: 0"))
+
+        // The check can fail: the same run after the opt-in does connect.
+        #expect(try scan.run(["prefs", "set", "telemetry", "yes"]).status == 0)
+        #expect(try !Self.connects(scan).isEmpty, "opted in: the batch is sent")
+    }
+
+    @Test func optedInEventsCarryNoLabelWords() throws {
+        let (server, scan) = try Self.started()
+        defer { server.stop() }
+        #expect(try scan.run(["prefs", "set", "telemetry", "yes"]).status == 0)
+        let run = try scan.run(["text", Self.label, "--region", "EU"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try scan.run(["telemetry", "show"]).stdout.contains("Queued events: 0"), "the batch was sent")
+
+        let events = try Self.storedEvents(server)
+        for name in ["scan_started", "scan_completed", "additives_count", "flags_count"] {
+            #expect(events.contains("\"\(name)\""), "\(name) in \(events)")
+        }
+        let words = Self.label.lowercased().split { !$0.isLetter && !$0.isNumber }.filter { $0.count >= 3 }
+        for word in words { #expect(!events.lowercased().contains(word), "\"\(word)\" left the computer: \(events)") }
+
+        // A reset id: new events carry a different one.
+        let before = try #require(events.split(separator: "\n").first.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+        #expect(try scan.run(["telemetry", "reset-id"]).status == 0)
+        #expect(try scan.run(["text", "water", "--region", "EU"]).status == 0)
+        let after = try Self.storedEvents(server).split(separator: "\n").last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(before["install_id"] as? String != nil && before["install_id"] as? String != after?["install_id"] as? String)
+    }
+
+    @Test func theServerRefusesAnythingOutsideTheSchema() throws {
+        let server = try UpdateServerProcess()
+        try server.start()
+        defer { server.stop() }
+        let id = String(repeating: "ab", count: 16)
+        func post(_ body: String, type: String = "application/json") throws -> Int {
+            try HTTP.request("POST", server.base + "/v1/telemetry", headers: ["Content-Type": type], body: Data(body.utf8)).status
+        }
+        let good = #"{"app_version":"0.9.0","data_version":"2026.11.22","day":"2026-11-23","install_id":"\#(id)","name":"flags_count","value":2}"#
+        #expect(try post(#"{"events":[\#(good)]}"#) == 202)
+        #expect(try post(#"{"events":[\#(good.dropLast()),"text":"water, sugar"}]}"#) == 400, "an unknown member")
+        #expect(try post(#"{"events":[\#(good)],"image":"iVBORw0KGgo="}"#) == 400)
+        #expect(try post("\u{89}PNG", type: "image/png") == 415)
+        #expect(try post(#"{"events":[\#(good.replacingOccurrences(of: "flags_count", with: "barcode"))]}"#) == 400)
+        let big = #"{"events":["# + Array(repeating: good, count: 200).joined(separator: ",") + "]}"
+        #expect(try post(big) == 413)
+    }
+}
