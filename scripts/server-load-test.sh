@@ -11,11 +11,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${DURATION:-10}
 CONNECTIONS=${CONNECTIONS:-32}
+CONFIG=${CONFIG:-release}   # CONFIG=debug measures the debug build (much slower; for a quick look only)
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 2; }
-swift build -c release --product ecodex-server >/dev/null
+swift build -c "$CONFIG" --product ecodex-server >/dev/null
 work=$(mktemp -d)
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
-.build/release/ecodex-server serve --host 127.0.0.1 --port 0 --database "$work/db.sqlite" --log-level warning >"$work/log" 2>&1 &
+.build/"$CONFIG"/ecodex-server serve --host 127.0.0.1 --port 0 --database "$work/db.sqlite" --log-level warning >"$work/log" 2>&1 &
 server=$!
 for _ in $(seq 1 100); do grep -q 'listening on' "$work/log" && break; sleep 0.1; done
 port=$(sed -n 's/.*ecodex-server listening on 127.0.0.1:\([0-9]*\).*/\1/p' "$work/log")
