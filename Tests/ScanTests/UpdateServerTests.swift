@@ -89,6 +89,26 @@ import Testing
         #expect(addresses.allSatisfy { $0.hasPrefix("\(server.port)") }, "the log names no client address: \(server.output)")
     }
 
+    @Test func aClientTwoVersionsBehindGetsTheWholeChain() throws {
+        let p = try Publisher()
+        let (server, token, delta) = try Self.started(p)
+        defer { server.stop() }
+        #expect(try Self.post(server, delta, token: token).status == 201)
+        let fullNow = try p.publish("ecodex-10.1.0-full.pack")  // the base the next delta is built from
+        try p.writeSource(version: "10.2.0", citric: "Made from sugar by a mould.")
+        let second = try p.publish("ecodex-10.2.0.pack", diffFrom: fullNow)
+        #expect(try Self.post(server, p.path("ecodex-10.0.0.pack"), token: token).status == 409, "an older version is refused")
+        #expect(try Self.post(server, second, token: token).status == 201)
+
+        let latest = try HTTP.request("GET", server.base + "/v1/packs/latest?region=EU&from=10.0.0")
+        #expect((latest.json["chain"] as? [[String: Any]] ?? []).map { $0["version"] as? String } == ["10.1.0", "10.2.0"], "\(latest.text)")
+        try Self.configure(p, server)
+        let update = try p.scan.run(["update"], environment: p.env)
+        #expect(update.status == 0, "\(update.stderr)")
+        #expect(update.stdout.contains("Installed pack 10.1.0") && update.stdout.contains("Installed pack 10.2.0"), "\(update.stdout)")
+        #expect(try p.installed() == PackCommandTests.Installed("10.2.0", "Made from sugar by a mould."))
+    }
+
     @Test func unsignedAndTamperedPacksAreRefusedByServerAndClient() throws {
         let p = try Publisher()
         let (server, token, delta) = try Self.started(p)
