@@ -26,7 +26,7 @@ enum Telemetry {
         guard !FileManager.default.fileExists(atPath: marker.path) else { return }
         FileHandle.standardError.write(Data((notice + "\n\n").utf8))
         try? FileManager.default.createDirectory(at: marker.deletingLastPathComponent(), withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: marker.path, contents: Data())
+        _ = FileManager.default.createFile(atPath: marker.path, contents: Data())
     }
 
     /// The opted-in user's preferences, else nil: nothing below runs without the opt-in.
