@@ -11,10 +11,19 @@ let package = Package(
     products: [
         .executable(name: "scan", targets: ["scan"]),
         .library(name: "EcodexCore", targets: ["EcodexCore"]),
+        // The optional backend; a product of its own so `swift build --product scan`
+        // never compiles the server stack.
+        .executable(name: "ecodex-server", targets: ["EcodexServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // Server only (EcodexServer); swift-configuration support is left out to keep the build short.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .systemLibrary(name: "CTesseract", path: "Sources/CTesseract"),
@@ -39,6 +48,19 @@ let package = Package(
             dependencies: [
                 "EcodexCore", "EcodexStore", "EcodexVision", "EcodexOnline", "EcodexBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "EcodexServer",
+            dependencies: [
+                "EcodexCore", "EcodexStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .testTarget(name: "EcodexCoreTests", dependencies: ["EcodexCore"], exclude: ["Fixtures"]),

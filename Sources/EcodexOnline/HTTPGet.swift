@@ -88,6 +88,17 @@ public enum HTTPGet {
 
     /// GETs `url` within `limits`. `headers` are added to the request.
     public static func get(_ url: URL, limits: Limits, headers: [String: String] = [:]) -> Result<Response, Failure> {
+        send(url, method: "GET", body: nil, limits: limits, headers: headers)
+    }
+
+    /// POSTs `body` to `url` under the same rules as a GET (https or loopback http, redirects
+    /// held to the rule, the answer's size and the whole exchange's time bounded).
+    public static func post(_ url: URL, body: Data, limits: Limits, headers: [String: String] = [:]) -> Result<Response, Failure> {
+        send(url, method: "POST", body: body, limits: limits, headers: headers)
+    }
+
+    private static func send(_ url: URL, method: String, body: Data?, limits: Limits,
+                             headers: [String: String]) -> Result<Response, Failure> {
         // The clock starts before the session is made: setting up counts against the limit too.
         let until = DispatchTime.now() + limits.seconds
         guard isAllowed(url) else { return .failure(.refusedAddress(URLText.redacted(url.absoluteString))) }
@@ -107,6 +118,8 @@ public enum HTTPGet {
         let cleanup = Cleanup(session: session)
         defer { DispatchQueue.global().async { cleanup.run() } }
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: limits.seconds)
+        request.httpMethod = method
+        request.httpBody = body
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let task = session.dataTask(with: request)
         cleanup.task = task

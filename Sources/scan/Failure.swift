@@ -65,6 +65,7 @@ enum Failure {
         case let e as UpdateError: words(e)
         case let e as OpenFoodFactsError: words(e)
         case let e as PackFetchError: (words(e), nil)
+        case let e as UpdateServerError: (words(e), nil)
         case let e as EcodexError: (e.message, e.advice)
         default: (error.description, nil)
         }
@@ -269,6 +270,15 @@ enum Failure {
         case .timedOut(let seconds, _): "The update did not download within \(seconds) seconds. Try again on a better connection."
         case .refusedRedirect: "The update address redirected somewhere Ecodex does not download from (it must stay on https)."
         case .failed: "The update could not be downloaded (no connection?). Try again when online."
+        }
+    }
+
+    static func words(_ e: UpdateServerError) -> String {
+        switch e {
+        case .notAServer(let address): "\"\(address)\" is not an update server address. Use an https:// address."
+        case .notAPackList, .notJSON: "The update server's answer is not a list of packs. Ask its administrator."
+        case .noDownloadAddress(let version): "The update server gave no download address for pack \(version)."
+        case .damagedDownload(let version): "The download of pack \(version) is damaged (its checksum differs). Try again."
         }
     }
 

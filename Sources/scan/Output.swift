@@ -24,6 +24,7 @@ struct Output {
     }
 
     mutating func report(_ r: ScanReport, separate: Bool) {
+        Telemetry.reported(r)
         switch format {
         case .html:
             htmlReports.append(r)
@@ -51,6 +52,7 @@ struct Output {
 
     /// Prints what was collected (the HTML page) and returns the exit code.
     func finish() -> Int32 {
+        Telemetry.flush()
         if format == .html && !htmlReports.isEmpty {
             print(HTMLRenderer.render(htmlReports), terminator: "")
             fflush(nil)

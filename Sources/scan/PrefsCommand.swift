@@ -24,8 +24,8 @@ struct PrefsCommand: ParsableCommand {
 
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Save one preference: region EU, diet vegan,halal, avoid sulphites, strict_diet yes, child yes, online yes.")
-        @Argument(help: "One of: region, diet, avoid, strict_diet, child, online.") var key: String
+            abstract: "Save one preference: region EU, diet vegan,halal, avoid sulphites, strict_diet yes, child yes, online yes, update-server https://…, telemetry yes.")
+        @Argument(help: "One of: region, diet, avoid, strict_diet, child, online, update-server, telemetry.") var key: String
         @Argument(help: "The value; lists are comma-separated; `none` or `auto` clears.") var value: String
         func run() throws {
             var prefs = try PrefsCommand.load()

@@ -16,7 +16,7 @@ struct Scan: ParsableCommand {
         subcommands: [
             ImageCommand.self, BurstCommand.self, TextCommand.self, CodeCommand.self, LookupCommand.self, BarcodeCommand.self,
             ProductsCommand.self, HistoryCommand.self, PrefsCommand.self, StoreCommand.self, PackCommand.self,
-            UpdateCommand.self, BenchCommand.self, AdviceCommand.self, BatchCommand.self,
+            UpdateCommand.self, TelemetryCommand.self, BenchCommand.self, AdviceCommand.self, BatchCommand.self,
         ],
         defaultSubcommand: ImageCommand.self
     )
@@ -25,6 +25,7 @@ struct Scan: ParsableCommand {
         OpenMP.limitThreadsOrReexec()
         do {
             var command = try parseAsRoot()
+            Telemetry.noticeOnFirstInteractiveRun()
             try command.run()
         } catch let exit as ExitCode {
             Foundation.exit(exit.rawValue)

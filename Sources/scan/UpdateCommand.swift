@@ -11,7 +11,9 @@ struct UpdateCommand: ParsableCommand {
         commandName: "update",
         abstract: "Download and apply a signed data update. Offline, it is remembered and applied on a later run.",
         discussion: """
-            The source is the argument, else $ECODEX_UPDATE_URL, else the update remembered from an earlier offline run.
+            The source is the argument, else $ECODEX_UPDATE_URL, else the update server saved with
+            `scan prefs set update-server https://…` (which sends the packs for your region from your installed version),
+            else the update remembered from an earlier offline run.
             It may be an https:// URL, a file:// URL, a pack file or a folder of .pack files.
             Nothing is installed unless every signature and checksum checks out.
             """
@@ -26,6 +28,9 @@ struct UpdateCommand: ParsableCommand {
         let installer = try trust.installer(dataDir: dataDir)
         let pending = installer.pending()
         let env = ProcessInfo.processInfo.environment["ECODEX_UPDATE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        if source == nil, env == nil, let server = try PrefsCommand.load().updateServer {
+            return try updateFromServer(server, installer: installer)
+        }
         guard let source = source ?? env ?? pending?.source else {
             throw ValidationError("Give the update's address: scan update https://... (or set ECODEX_UPDATE_URL).")
         }

@@ -14,6 +14,18 @@ import Testing
         #expect(back.region == .us && back.diets == [.vegan, .halal] && back.sensitivities == [.sulphites, .pku] && back.childMode)
     }
 
+    @Test func updateServerAndTelemetryAreOffUntilSet() throws {
+        var p = PreferencesFile()
+        #expect(p.updateServer == nil && !p.telemetry, "telemetry is opt-in")
+        try p.set("update-server", "https://updates.example.org")
+        try p.set("telemetry", "yes")
+        let back = try PreferencesFile.parse(p.serialized())
+        #expect(back.updateServer == "https://updates.example.org" && back.telemetry)
+        #expect(throws: PreferencesError.self) { try p.set("update_server", "ftp://example.org") }
+        try p.set("update_server", "none")
+        #expect(p.updateServer == nil)
+    }
+
     @Test func autoAndNoneClear() throws {
         var p = try PreferencesFile.parse("region = UK\ndiet = vegan\n")
         try p.set("region", "auto")

@@ -53,6 +53,9 @@ import Testing
             PackFetchError.notASource("x"), PackFetchError.notHTTPS("http://example.org/x.pack"), PackFetchError.httpStatus(404, url: "https://example.org/x.pack"),
             PackFetchError.tooLarge(url: "https://example.org/x.pack", limit: 16 << 20), PackFetchError.timedOut(seconds: 120, url: "https://example.org/x.pack"),
             PackFetchError.refusedRedirect(detail: "to http"), PackFetchError.failed(host: "example.org", detail: "no route"),
+            UpdateServerError.notAServer("ftp://x"), UpdateServerError.notAPackList("https://example.org"),
+            UpdateServerError.notJSON("https://example.org/v1/packs/latest"), UpdateServerError.noDownloadAddress(version: "1.0.2"),
+            UpdateServerError.damagedDownload(version: "1.0.2"),
         ]
         for role in [InputFile.Role.photo, .pack, .productList, .preferences, .texts] {
             all += [InputFileError.missing(path: "/x", role: role), InputFileError.cannotOpen(path: "/x", role: role, reason: "EACCES"),

@@ -20,10 +20,14 @@ public struct PreferencesFile: Sendable, Equatable {
     public var childMode = false
     /// May barcode lookups ask Open Food Facts (only the barcode is sent)? Default: no.
     public var online = false
+    /// The update server `scan update` asks when given no address (`https://…`); nil: none.
+    public var updateServer: String?
+    /// May anonymous usage events be sent (requirements §12)? Default: no.
+    public var telemetry = false
 
     public init() {}
 
-    public static let keys = ["region", "diet", "strict_diet", "avoid", "child", "online"]
+    public static let keys = ["region", "diet", "strict_diet", "avoid", "child", "online", "update_server", "telemetry"]
 
     /// `$XDG_CONFIG_HOME/ecodex/preferences.conf`, else `~/.config/ecodex/preferences.conf`.
     public static func defaultURL(environment env: [String: String]) -> URL {
@@ -81,6 +85,14 @@ public struct PreferencesFile: Sendable, Equatable {
         case "strict_diet": strictDiet = try Self.bool("strict_diet", value)
         case "child": childMode = try Self.bool("child", value)
         case "online": online = try Self.bool("online", value)
+        case "telemetry": telemetry = try Self.bool("telemetry", value)
+        case "update_server":
+            let v = value.trimmingCharacters(in: .whitespaces)
+            if v.isEmpty || v.lowercased() == "none" { updateServer = nil; return }
+            guard let url = URL(string: v), let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http", url.host != nil else {
+                throw Self.bad("update_server", value, "an https:// address or none")
+            }
+            updateServer = v
         default:
             throw PreferencesError.unknownKey(key, known: Self.keys)
         }
@@ -96,6 +108,8 @@ public struct PreferencesFile: Sendable, Equatable {
             avoid = \(sensitivities.isEmpty ? "none" : sensitivities.map(\.rawValue).sorted().joined(separator: ", "))
             child = \(yn(childMode))
             online = \(yn(online))
+            update_server = \(updateServer ?? "none")
+            telemetry = \(yn(telemetry))
 
             """
     }

@@ -1,0 +1,104 @@
+import ArgumentParser
+import Crypto
+import EcodexCore
+import EcodexStore
+import Foundation
+import Hummingbird
+import Logging
+import Metrics
+import Prometheus
+
+/// `ecodex-server`: the optional update service (requirements §11): rule packs,
+/// additive records and anonymous telemetry over HTTP, with token-protected publishing.
+@main
+struct EcodexServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ecodex-server",
+        abstract: "Serve Ecodex rule packs, additive records and opt-in telemetry.",
+        subcommands: [Serve.self, AddToken.self],
+        defaultSubcommand: Serve.self
+    )
+}
+
+struct StorageOptions: ParsableArguments {
+    @Option(help: "The database: a SQLite file path (created when missing), or postgres://user@host[:port]/database.")
+    var database = "ecodex-server.sqlite"
+
+    /// The storage, ready to use: for PostgreSQL its connection pool runs until the process
+    /// ends and the tables are created when missing.
+    func open(logger: Logger) async throws -> any ServerStorage {
+        let lower = database.lowercased()
+        if lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://") {
+            let storage = try PostgresServerStorage(url: database, logger: logger)
+            let client = storage.client
+            Task { await client.run() }
+            try await storage.migrate()
+            return storage
+        }
+        let path = lower.hasPrefix("sqlite:") ? String(database.dropFirst(7)) : database
+        return try SQLiteServerStorage(path: path)
+    }
+
+    /// The database as logged: a PostgreSQL address without its password.
+    var shown: String {
+        guard var parts = URLComponents(string: database), parts.password != nil else { return database }
+        parts.password = "***"
+        return parts.string ?? "postgres"
+    }
+}
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the server (the default).")
+
+    @Option(help: "Address to listen on.") var host = "127.0.0.1"
+    @Option(help: "Port to listen on; 0 picks a free one (printed on standard output).") var port = 8080
+    @OptionGroup var storage: StorageOptions
+    @Option(help: "Trusted publisher keys (ecodex-trust/1); default: the keys built into scan.") var trusted: String?
+    @Option(help: "Seconds a download URL stays valid.") var urlLifetime: Double = 300
+    @Option(help: "Log level: debug, info, notice, warning, error.") var logLevel = "info"
+
+    func run() async throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        let logger = Logger(label: "ecodex-server")
+
+        let trust: TrustedKeys
+        if let trusted {
+            do { trust = try TrustedKeys(contentsOf: URL(fileURLWithPath: trusted)) } catch { throw ValidationError("\(trusted): \(error)") }
+        } else {
+            trust = .shipped
+        }
+        let service = try await UpdateService(storage: storage.open(logger: logger), trust: trust, urlLifetime: urlLifetime, basePackURL: nil)
+        let routes = Routes(service: service, metricsText: { registry.emitToBuffer() }, logger: logger)
+        let app = Application(
+            router: routes.build(),
+            configuration: .init(address: .hostname(host, port: port), serverName: "ecodex-server"),
+            onServerRunning: { channel in
+                // Tests and scripts read the port from this line.
+                FileHandle.standardOutput.write(Data("ecodex-server listening on \(host):\(channel.localAddress?.port ?? port)\n".utf8))
+            },
+            logger: logger
+        )
+        logger.info("starting", metadata: ["database": "\(storage.shown)", "trusted_keys": "\(trust.keys.count)"])
+        try await app.runService()
+    }
+}
+
+struct AddToken: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add-token",
+        abstract: "Make a new publishing token: printed once, only its SHA-256 is stored.")
+    @OptionGroup var storage: StorageOptions
+
+    func run() async throws {
+        let token = "ecx_" + Hex.encode(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) })
+        try await storage.open(logger: Logger(label: "ecodex-server")).addTokenHash(Hex.encode(SHA256.hash(data: Array(token.utf8))))
+        print(token)
+    }
+}

@@ -1,0 +1,266 @@
+import Foundation
+import Testing
+
+/// The optional backend end to end: a real `ecodex-server` (SQLite) on 127.0.0.1,
+/// packs published with a token, and `scan update` asking it through the binary.
+@Suite(.serialized) struct UpdateServerTests {
+    typealias Publisher = PackCommandTests.Publisher
+
+    /// Publishes 10.0.0 (full) to a new server and applies it on the client; returns the server,
+    /// its token, and the signed 10.1.0 delta.
+    static func started(_ p: Publisher, _ extra: [String] = []) throws -> (UpdateServerProcess, String, String) {
+        let delta = try PackCommandTests.prepared(p)
+        let server = try UpdateServerProcess()
+        let token = try server.addToken()
+        #expect(token.hasPrefix("ecx_") && token.count == 68, "add-token prints the token: \(token)")
+        try server.start(["--trusted", p.path("trusted.json")] + extra)
+        let full = try post(server, p.path("ecodex-10.0.0.pack"), token: token)
+        #expect(full.status == 201, "the full pack is published: \(full.text)")
+        return (server, token, delta)
+    }
+
+    static func post(_ server: UpdateServerProcess, _ path: String, token: String) throws -> HTTP.Reply {
+        try post(server, Data(contentsOf: URL(fileURLWithPath: path)), token: token)
+    }
+
+    static func post(_ server: UpdateServerProcess, _ bytes: Data, token: String) throws -> HTTP.Reply {
+        try HTTP.request("POST", server.base + "/v1/packs", headers: ["Authorization": "Bearer \(token)"], body: bytes)
+    }
+
+    /// The client: its region and update server saved as a user would.
+    static func configure(_ p: Publisher, _ server: UpdateServerProcess) throws {
+        for args in [["prefs", "set", "region", "EU"], ["prefs", "set", "update-server", server.base]] {
+            let run = try p.scan.run(args)
+            #expect(run.status == 0, "\(args): \(run.stderr)")
+        }
+    }
+
+    @Test func publishWithATokenThenScanUpdateInstallsTheDelta() throws {
+        let p = try Publisher()
+        let (server, token, delta) = try Self.started(p)
+        defer { server.stop() }
+
+        // Refused: no token, a wrong token; nothing is published by them.
+        #expect(try Self.post(server, delta, token: "").status == 401)
+        #expect(try Self.post(server, delta, token: token + "0").status == 401)
+        #expect(try Self.post(server, delta, token: "ecx_" + String(repeating: "0", count: 64)).status == 401)
+        let before = try HTTP.request("GET", server.base + "/v1/packs/latest?region=EU&from=10.0.0")
+        #expect(before.json["version"] as? String == "10.0.0", "\(before.text)")
+
+        let published = try Self.post(server, delta, token: token)
+        #expect(published.status == 201, "\(published.text)")
+        #expect(published.json["version"] as? String == "10.1.0")
+        #expect(try Self.post(server, delta, token: token).status == 409, "the same version twice is a conflict")
+
+        // The metadata: the newest version, its checksum, and the chain from the client's version.
+        let latest = try HTTP.request("GET", server.base + "/v1/packs/latest?region=EU&from=10.0.0")
+        #expect(latest.status == 200)
+        #expect(latest.json["version"] as? String == "10.1.0")
+        #expect((latest.json["checksum"] as? String)?.hasPrefix("sha256:") == true)
+        let chain = latest.json["chain"] as? [[String: Any]] ?? []
+        #expect(chain.map { $0["version"] as? String } == ["10.1.0"])
+        #expect(try HTTP.request("GET", server.base + "/v1/packs/latest?region=Mars").status == 400)
+
+        // One additive with its rules, as JSON with version and checksum.
+        let record = try HTTP.request("GET", server.base + "/v1/additives/E330")
+        #expect(record.status == 200, "\(record.text)")
+        #expect(record.json["version"] as? String == "10.1.0")
+        #expect((record.json["checksum"] as? String)?.hasPrefix("sha256:") == true)
+        let additive = record.json["additive"] as? [String: Any] ?? [:]
+        #expect((additive["plain_risk"] as? [String: Any])?["summary"] as? String == PackCommandTests.newLine)
+        #expect(additive["region_rules"] is [String: Any])
+        #expect(try HTTP.request("GET", server.base + "/v1/additives/E173").status == 404, "not in the published packs")
+        #expect(try HTTP.request("GET", server.base + "/v1/additives/sugar").status == 400)
+
+        // The client asks the server and installs the chain.
+        try Self.configure(p, server)
+        let update = try p.scan.run(["update"], environment: p.env)
+        #expect(update.status == 0, "\(update.stdout)\(update.stderr)")
+        #expect(update.stdout.contains("Installed pack 10.1.0"), "\(update.stdout)")
+        #expect(try p.installed() == PackCommandTests.new)
+        let again = try p.scan.run(["update"], environment: p.env)
+        #expect(again.status == 0 && again.stdout.contains("Already up to date"), "\(again.stdout + again.stderr)")
+
+        let health = try HTTP.request("GET", server.base + "/health")
+        #expect(health.status == 200 && health.json["status"] as? String == "ok")
+        let metrics = try HTTP.request("GET", server.base + "/metrics")
+        #expect(metrics.status == 200 && metrics.text.contains("http_server_request_duration"), "\(metrics.text)")
+        let addresses = server.output.components(separatedBy: "127.0.0.1:").dropFirst()
+        #expect(addresses.allSatisfy { $0.hasPrefix("\(server.port)") }, "the log names no client address: \(server.output)")
+    }
+
+    @Test func aClientTwoVersionsBehindGetsTheWholeChain() throws {
+        let p = try Publisher()
+        let (server, token, delta) = try Self.started(p)
+        defer { server.stop() }
+        #expect(try Self.post(server, delta, token: token).status == 201)
+        let fullNow = try p.publish("ecodex-10.1.0-full.pack")  // the base the next delta is built from
+        try p.writeSource(version: "10.2.0", citric: "Made from sugar by a mould.")
+        let second = try p.publish("ecodex-10.2.0.pack", diffFrom: fullNow)
+        #expect(try Self.post(server, p.path("ecodex-10.0.0.pack"), token: token).status == 409, "an older version is refused")
+        #expect(try Self.post(server, second, token: token).status == 201)
+
+        let latest = try HTTP.request("GET", server.base + "/v1/packs/latest?region=EU&from=10.0.0")
+        #expect((latest.json["chain"] as? [[String: Any]] ?? []).map { $0["version"] as? String } == ["10.1.0", "10.2.0"], "\(latest.text)")
+        try Self.configure(p, server)
+        let update = try p.scan.run(["update"], environment: p.env)
+        #expect(update.status == 0, "\(update.stderr)")
+        #expect(update.stdout.contains("Installed pack 10.1.0") && update.stdout.contains("Installed pack 10.2.0"), "\(update.stdout)")
+        #expect(try p.installed() == PackCommandTests.Installed("10.2.0", "Made from sugar by a mould."))
+    }
+
+    @Test func unsignedAndTamperedPacksAreRefusedByServerAndClient() throws {
+        let p = try Publisher()
+        let (server, token, delta) = try Self.started(p)
+        defer { server.stop() }
+        let signed = try Data(contentsOf: URL(fileURLWithPath: delta))
+
+        // Unsigned: built, never signed.
+        let unsigned = p.path("unsigned.pack")
+        let build = try p.scan.run(["pack", "build", "--source", p.path("src"), "--update", unsigned,
+                                    "--diff-from", p.path("ecodex-10.0.0.pack")], environment: p.env)
+        #expect(build.status == 0, "\(build.stderr)")
+        let refusedUnsigned = try Self.post(server, unsigned, token: token)
+        #expect(refusedUnsigned.status == 422, "\(refusedUnsigned.text)")
+        #expect(refusedUnsigned.text.contains("signature"), "\(refusedUnsigned.text)")
+
+        // Tampered: one word of the payload changed after signing.
+        let tampered = Data(String(decoding: signed, as: UTF8.self).replacingOccurrences(of: "made in vats", with: "made in vets").utf8)
+        #expect(tampered != signed)
+        #expect(try Self.post(server, tampered, token: token).status == 422)
+
+        // The server publishes the genuine delta; the client refuses it when its own keys do
+        // not trust the signers (the keys built into scan), and its store stays as it was.
+        #expect(try Self.post(server, signed, token: token).status == 201)
+        try Self.configure(p, server)
+        let untrusted = try p.scan.run(["update"])
+        #expect(untrusted.status == 15, "update_error: \(untrusted.stderr)")
+        #expect(try p.installed() == PackCommandTests.old)
+
+        // A pack damaged on the server's disk after publishing: the client refuses it.
+        let script = """
+            import sqlite3, sys, hashlib
+            db = sqlite3.connect(sys.argv[1])
+            f = db.execute("SELECT file FROM packs WHERE version='10.1.0'").fetchone()[0].replace('made in vats', 'made in vets')
+            db.execute("UPDATE packs SET file=?, checksum=? WHERE version='10.1.0'", (f, 'sha256:' + hashlib.sha256(f.encode()).hexdigest()))
+            db.commit()
+            """
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        python.arguments = ["-c", script, server.database]
+        try python.run()
+        python.waitUntilExit()
+        #expect(python.terminationStatus == 0)
+        let damaged = try p.scan.run(["update"], environment: p.env)
+        #expect(damaged.status == 15, "update_error: \(damaged.stdout)\(damaged.stderr)")
+        #expect(try p.installed() == PackCommandTests.old)
+    }
+
+    @Test func downloadLinksExpireAndCannotBeForged() throws {
+        let p = try Publisher()
+        let (server, token, delta) = try Self.started(p, ["--url-lifetime", "1"])
+        defer { server.stop() }
+        #expect(try Self.post(server, delta, token: token).status == 201)
+
+        let info = try HTTP.request("GET", server.base + "/v1/packs/10.1.0")
+        #expect(info.status == 200, "\(info.text)")
+        let path = try #require(info.json["url"] as? String)
+        #expect(info.json["checksum"] as? String != nil && info.json["version"] as? String == "10.1.0")
+        let forged = path.replacingOccurrences(of: "10.1.0.pack", with: "10.0.0.pack")
+        #expect(try HTTP.request("GET", server.base + forged).status == 403, "a link is for one version only")
+        let fresh = try HTTP.request("GET", server.base + path)
+        let original = try Data(contentsOf: URL(fileURLWithPath: delta))
+        #expect(fresh.status == 200 && fresh.body == original)
+        Thread.sleep(forTimeInterval: 2.2)
+        let expired = try HTTP.request("GET", server.base + path)
+        #expect(expired.status == 403, "\(expired.text)")
+    }
+}
+
+/// Telemetry (requirements §12): nothing leaves without the opt-in, and what leaves carries no label words.
+@Suite(.serialized) struct TelemetryTests {
+    static let label = "Ingredients: water, sugar, grandmother's marmalade, citric acid, potassium sorbate, E330"
+
+    static func started() throws -> (UpdateServerProcess, ScanBinary) {
+        let server = try UpdateServerProcess()
+        try server.start()
+        let scan = ScanBinary()
+        for args in [["prefs", "set", "region", "EU"], ["prefs", "set", "update-server", server.base]] {
+            #expect(try scan.run(args).status == 0)
+        }
+        return (server, scan)
+    }
+
+    /// The connect() calls of a scan run, as strace sees them.
+    static func connects(_ scan: ScanBinary) throws -> [String] {
+        let trace = scan.dataDir.appendingPathComponent("strace-\(UUID().uuidString).txt").path
+        let run = try scan.run(["text", label, "--region", "EU"], wrapper: ["/usr/bin/strace", "-f", "-e", "trace=connect", "-o", trace])
+        #expect(run.status == 0, "\(run.stderr)")
+        let text = (try? String(contentsOf: URL(fileURLWithPath: trace), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").map(String.init).filter { $0.contains("AF_INET") }
+    }
+
+    static func storedEvents(_ server: UpdateServerProcess) throws -> String {
+        let out = server.folder.appendingPathComponent("events.txt")
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        python.arguments = ["-c", "import sqlite3, sys; open(sys.argv[2], 'w').write('\\n'.join(r[0] for r in sqlite3.connect(sys.argv[1]).execute('SELECT event FROM telemetry')))",
+                            server.database, out.path]
+        try python.run()
+        python.waitUntilExit()
+        return try String(contentsOf: out, encoding: .utf8)
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/strace")))
+    func aDefaultRunConnectsNowhere() throws {
+        let (server, scan) = try Self.started()
+        defer { server.stop() }
+        #expect(try Self.connects(scan) == [], "no opt-in: no connection")
+        #expect(try scan.run(["telemetry", "show"]).stdout.contains("Queued events: 0"))
+
+        // The check can fail: the same run after the opt-in does connect.
+        #expect(try scan.run(["prefs", "set", "telemetry", "yes"]).status == 0)
+        #expect(try !Self.connects(scan).isEmpty, "opted in: the batch is sent")
+    }
+
+    @Test func optedInEventsCarryNoLabelWords() throws {
+        let (server, scan) = try Self.started()
+        defer { server.stop() }
+        #expect(try scan.run(["prefs", "set", "telemetry", "yes"]).status == 0)
+        let run = try scan.run(["text", Self.label, "--region", "EU"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try scan.run(["telemetry", "show"]).stdout.contains("Queued events: 0"), "the batch was sent")
+
+        let events = try Self.storedEvents(server)
+        for name in ["scan_started", "scan_completed", "additives_count", "flags_count"] {
+            #expect(events.contains("\"\(name)\""), "\(name) in \(events)")
+        }
+        let words = Self.label.lowercased().split { !$0.isLetter && !$0.isNumber }.filter { $0.count >= 3 }
+        for word in words { #expect(!events.lowercased().contains(word), "\"\(word)\" left the computer: \(events)") }
+
+        // A reset id: new events carry a different one.
+        let before = try #require(events.split(separator: "\n").first.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+        #expect(try scan.run(["telemetry", "reset-id"]).status == 0)
+        #expect(try scan.run(["text", "water", "--region", "EU"]).status == 0)
+        let after = try Self.storedEvents(server).split(separator: "\n").last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(before["install_id"] as? String != nil && before["install_id"] as? String != after?["install_id"] as? String)
+    }
+
+    @Test func theServerRefusesAnythingOutsideTheSchema() throws {
+        let server = try UpdateServerProcess()
+        try server.start()
+        defer { server.stop() }
+        let id = String(repeating: "ab", count: 16)
+        func post(_ body: String, type: String = "application/json") throws -> Int {
+            try HTTP.request("POST", server.base + "/v1/telemetry", headers: ["Content-Type": type], body: Data(body.utf8)).status
+        }
+        let good = #"{"app_version":"0.9.0","data_version":"2026.11.22","day":"2026-11-23","install_id":"\#(id)","name":"flags_count","value":2}"#
+        #expect(try post(#"{"events":[\#(good)]}"#) == 202)
+        #expect(try post(#"{"events":[\#(good.dropLast()),"text":"water, sugar"}]}"#) == 400, "an unknown member")
+        #expect(try post(#"{"events":[\#(good)],"image":"iVBORw0KGgo="}"#) == 400)
+        #expect(try post("\u{89}PNG", type: "image/png") == 415)
+        #expect(try post(#"{"events":[\#(good.replacingOccurrences(of: "flags_count", with: "barcode"))]}"#) == 400)
+        let big = #"{"events":["# + Array(repeating: good, count: 200).joined(separator: ",") + "]}"
+        #expect(try post(big) == 413)
+    }
+}
