@@ -6,7 +6,8 @@
 # Tools used by tests and benchmarks: tesseract CLI (baseline), zbarimg, zint
 # (barcode test images), ImageMagick (sample rendering), time, Chromium
 # (renders the HTML report headless in tests), Python with venv (the Dask driver's test
-# installs scripts/distributed/requirements.txt into .venv-distributed/).
+# installs scripts/distributed/requirements.txt into .venv-distributed/), PostgreSQL (the
+# update server's tests start their own cluster) and wrk (scripts/server-load-test.sh).
 set -euo pipefail
 
 packages=(
@@ -16,6 +17,7 @@ packages=(
   zbar-tools zint imagemagick fonts-dejavu-core fonts-dejavu-extra fonts-urw-base35
   time chromium strace
   python3 python3-venv
+  postgresql wrk
 )
 
 # --all-languages: also Tesseract's data for every other EU official language and Norwegian,

@@ -32,6 +32,8 @@ struct StorageOptions: ParsableArguments {
             let storage = try PostgresServerStorage(url: database, logger: logger)
             let client = storage.client
             Task { await client.run() }
+            // Queries wait until the pool runs; give its task the first turn so none waits at all.
+            await Task.yield()
             try await storage.migrate()
             return storage
         }

@@ -29,7 +29,10 @@ final class PostgresServerStorage: ServerStorage, @unchecked Sendable {
                                                   tls: .disable)
         config.options.maximumConnections = 8
         self.logger = logger
-        client = PostgresClient(configuration: config, backgroundLogger: logger)
+        // The pool's own chatter (connections opened and closed) only when it fails.
+        var background = logger
+        background.logLevel = .error
+        client = PostgresClient(configuration: config, backgroundLogger: background)
     }
 
     static let schema: [String] = [

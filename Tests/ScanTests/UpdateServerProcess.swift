@@ -18,10 +18,13 @@ final class UpdateServerProcess {
     private(set) var port = 0
     private var pid: pid_t = 0
 
-    init(folder: URL? = nil) throws {
+    init(folder: URL? = nil, backend: ServerBackend = .sqlite) throws {
         self.folder = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("ecodex-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)
-        database = self.folder.appendingPathComponent("server.sqlite").path
+        switch backend {
+        case .sqlite: database = self.folder.appendingPathComponent("server.sqlite").path
+        case .postgres: database = try PostgresTestCluster.shared.get().newDatabase()
+        }
         log = self.folder.appendingPathComponent("server-\(UUID().uuidString).log")
     }
 

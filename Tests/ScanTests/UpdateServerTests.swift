@@ -1,16 +1,17 @@
 import Foundation
 import Testing
 
-/// The optional backend end to end: a real `ecodex-server` (SQLite) on 127.0.0.1,
+/// The optional backend end to end: a real `ecodex-server` (on SQLite, and on a PostgreSQL
+/// cluster the tests start: each test runs on both) on 127.0.0.1,
 /// packs published with a token, and `scan update` asking it through the binary.
 @Suite(.serialized) struct UpdateServerTests {
     typealias Publisher = PackCommandTests.Publisher
 
     /// Publishes 10.0.0 (full) to a new server and applies it on the client; returns the server,
     /// its token, and the signed 10.1.0 delta.
-    static func started(_ p: Publisher, _ extra: [String] = []) throws -> (UpdateServerProcess, String, String) {
+    static func started(_ p: Publisher, _ extra: [String] = [], backend: ServerBackend) throws -> (UpdateServerProcess, String, String) {
         let delta = try PackCommandTests.prepared(p)
-        let server = try UpdateServerProcess()
+        let server = try UpdateServerProcess(backend: backend)
         let token = try server.addToken()
         #expect(token.hasPrefix("ecx_") && token.count == 68, "add-token prints the token: \(token)")
         try server.start(["--trusted", p.path("trusted.json")] + extra)
@@ -35,9 +36,9 @@ import Testing
         }
     }
 
-    @Test func publishWithATokenThenScanUpdateInstallsTheDelta() throws {
+    @Test(arguments: ServerBackend.allCases) func publishWithATokenThenScanUpdateInstallsTheDelta(backend: ServerBackend) throws {
         let p = try Publisher()
-        let (server, token, delta) = try Self.started(p)
+        let (server, token, delta) = try Self.started(p, backend: backend)
         defer { server.stop() }
 
         // Refused: no token, a wrong token; nothing is published by them.
@@ -85,13 +86,15 @@ import Testing
         #expect(health.status == 200 && health.json["status"] as? String == "ok")
         let metrics = try HTTP.request("GET", server.base + "/metrics")
         #expect(metrics.status == 200 && metrics.text.contains("http_server_request_duration"), "\(metrics.text)")
+        // Its own listening port and the database it was given are the only addresses it may name.
+        let own = ["\(server.port)"] + (URLComponents(string: server.database)?.port.map { ["\($0)/"] } ?? [])
         let addresses = server.output.components(separatedBy: "127.0.0.1:").dropFirst()
-        #expect(addresses.allSatisfy { $0.hasPrefix("\(server.port)") }, "the log names no client address: \(server.output)")
+        #expect(addresses.allSatisfy { a in own.contains { a.hasPrefix($0) } }, "the log names no client address: \(server.output)")
     }
 
-    @Test func aClientTwoVersionsBehindGetsTheWholeChain() throws {
+    @Test(arguments: ServerBackend.allCases) func aClientTwoVersionsBehindGetsTheWholeChain(backend: ServerBackend) throws {
         let p = try Publisher()
-        let (server, token, delta) = try Self.started(p)
+        let (server, token, delta) = try Self.started(p, backend: backend)
         defer { server.stop() }
         #expect(try Self.post(server, delta, token: token).status == 201)
         let fullNow = try p.publish("ecodex-10.1.0-full.pack")  // the base the next delta is built from
@@ -109,9 +112,9 @@ import Testing
         #expect(try p.installed() == PackCommandTests.Installed("10.2.0", "Made from sugar by a mould."))
     }
 
-    @Test func unsignedAndTamperedPacksAreRefusedByServerAndClient() throws {
+    @Test(arguments: ServerBackend.allCases) func unsignedAndTamperedPacksAreRefusedByServerAndClient(backend: ServerBackend) throws {
         let p = try Publisher()
-        let (server, token, delta) = try Self.started(p)
+        let (server, token, delta) = try Self.started(p, backend: backend)
         defer { server.stop() }
         let signed = try Data(contentsOf: URL(fileURLWithPath: delta))
 
@@ -145,20 +148,29 @@ import Testing
             db.execute("UPDATE packs SET file=?, checksum=? WHERE version='10.1.0'", (f, 'sha256:' + hashlib.sha256(f.encode()).hexdigest()))
             db.commit()
             """
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        python.arguments = ["-c", script, server.database]
-        try python.run()
-        python.waitUntilExit()
-        #expect(python.terminationStatus == 0)
+        if backend == .postgres {
+            // The same damage in SQL: the text replaced in place, the listed checksum made to match.
+            let cluster = try PostgresTestCluster.shared.get()
+            try PostgresTestCluster.run([cluster.bin.appendingPathComponent("psql").path, server.database, "-v", "ON_ERROR_STOP=1", "-c", """
+                UPDATE packs SET file = replace(file, 'made in vats', 'made in vets') WHERE version = '10.1.0';
+                UPDATE packs SET checksum = 'sha256:' || encode(sha256(convert_to(file, 'UTF8')), 'hex') WHERE version = '10.1.0';
+                """])
+        } else {
+            let python = Process()
+            python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            python.arguments = ["-c", script, server.database]
+            try python.run()
+            python.waitUntilExit()
+            #expect(python.terminationStatus == 0)
+        }
         let damaged = try p.scan.run(["update"], environment: p.env)
         #expect(damaged.status == 15, "update_error: \(damaged.stdout)\(damaged.stderr)")
         #expect(try p.installed() == PackCommandTests.old)
     }
 
-    @Test func downloadLinksExpireAndCannotBeForged() throws {
+    @Test(arguments: ServerBackend.allCases) func downloadLinksExpireAndCannotBeForged(backend: ServerBackend) throws {
         let p = try Publisher()
-        let (server, token, delta) = try Self.started(p, ["--url-lifetime", "1"])
+        let (server, token, delta) = try Self.started(p, ["--url-lifetime", "1"], backend: backend)
         defer { server.stop() }
         #expect(try Self.post(server, delta, token: token).status == 201)
 
@@ -181,8 +193,8 @@ import Testing
 @Suite(.serialized) struct TelemetryTests {
     static let label = "Ingredients: water, sugar, grandmother's marmalade, citric acid, potassium sorbate, E330"
 
-    static func started() throws -> (UpdateServerProcess, ScanBinary) {
-        let server = try UpdateServerProcess()
+    static func started(backend: ServerBackend = .sqlite) throws -> (UpdateServerProcess, ScanBinary) {
+        let server = try UpdateServerProcess(backend: backend)
         try server.start()
         let scan = ScanBinary()
         for args in [["prefs", "set", "region", "EU"], ["prefs", "set", "update-server", server.base]] {
@@ -201,6 +213,11 @@ import Testing
     }
 
     static func storedEvents(_ server: UpdateServerProcess) throws -> String {
+        if server.database.hasPrefix("postgres://") {
+            let cluster = try PostgresTestCluster.shared.get()
+            return try PostgresTestCluster.run([cluster.bin.appendingPathComponent("psql").path, server.database, "-At", "-c",
+                                                "SELECT event FROM telemetry ORDER BY id"])
+        }
         let out = server.folder.appendingPathComponent("events.txt")
         let python = Process()
         python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
@@ -223,8 +240,8 @@ import Testing
         #expect(try !Self.connects(scan).isEmpty, "opted in: the batch is sent")
     }
 
-    @Test func optedInEventsCarryNoLabelWords() throws {
-        let (server, scan) = try Self.started()
+    @Test(arguments: ServerBackend.allCases) func optedInEventsCarryNoLabelWords(backend: ServerBackend) throws {
+        let (server, scan) = try Self.started(backend: backend)
         defer { server.stop() }
         #expect(try scan.run(["prefs", "set", "telemetry", "yes"]).status == 0)
         let run = try scan.run(["text", Self.label, "--region", "EU"])
