@@ -118,6 +118,34 @@ enum FolderLock {
     private static let registryLock = NSLock()
     nonisolated(unsafe) private static var registry: [String: Held] = [:]
 
+    /// Runs `body` holding the lock when nobody else holds it; otherwise returns nil at once.
+    /// For work that only saves time later (the parser image), which must never make a reader wait.
+    @discardableResult
+    static func withLockIfFree<T>(_ name: String, in directory: URL, _ body: () throws -> T) throws -> T? {
+        let path = directory.appendingPathComponent(name).path
+        registryLock.lock()
+        let held = registry[path] ?? Held()
+        registry[path] = held
+        registryLock.unlock()
+        guard held.mutex.try() else { return nil }
+        defer { held.mutex.unlock() }
+        if held.depth > 0 { return try withLock(name, in: directory, body) }
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, DataFolder.fileMode)
+        guard fd >= 0 else { return nil }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            close(fd)
+            return nil
+        }
+        held.fd = fd
+        held.depth = 1
+        defer {
+            held.depth = 0
+            close(held.fd)
+            held.fd = -1
+        }
+        return try body()
+    }
+
     static func withLock<T>(_ name: String, in directory: URL, _ body: () throws -> T) throws -> T {
         try DataFolder.prepare(directory)
         let path = directory.appendingPathComponent(name).path

@@ -13,6 +13,9 @@ public struct StoreLocation: Sendable, Equatable {
     public var additivesPath: URL
     /// The user's own data: scan history and product cache.
     public var userPath: URL
+    /// The parser's name index saved for the installed store (`ParserImage`): rebuilt with the
+    /// store, never trusted when it does not match it.
+    public var parserImagePath: URL { directory.appendingPathComponent("additives.index") }
 
     public init(directory: URL) {
         self.directory = directory.standardizedFileURL
