@@ -259,7 +259,9 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
     /// the store cannot be replaced: saved only when the file is still the one this instance read.
     private func saveImage(of parser: IngredientParser) {
         guard let stamp = imageStamp, AdditiveStore.fileIdentity(location.additivesPath) == fileIdentity else { return }
-        try? DataFolder.writeAtomically(Data(ParserImage.encode(parser, stamp: stamp)), to: location.parserImagePath)
+        try? ParserImage.withEncoded(parser, stamp: stamp) { head, payload in
+            try head.withUnsafeBytes { try DataFolder.writeAtomically(parts: [$0, payload], to: location.parserImagePath) }
+        }
     }
 
     /// Builds and saves the parser image for the store now at `location`, after a build, an

@@ -50,6 +50,33 @@ enum DataFolder {
         chmod(path, info.st_mode & 0o700)
     }
 
+    /// Writes `parts`, one after the other, to `url` all or nothing, like `writeAtomically`
+    /// (for a large file held in pieces: nothing is copied into one buffer first).
+    static func writeAtomically(parts: [UnsafeRawBufferPointer], to url: URL) throws {
+        let temporary = url.path + ".tmp-\(getpid())-\(UUID().uuidString.prefix(8))"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, fileMode)
+        guard fd >= 0 else { throw ioError("open \(temporary)") }
+        fchmod(fd, fileMode)
+        var complete = true
+        for part in parts where complete {
+            var done = 0
+            while done < part.count {
+                let n = write(fd, part.baseAddress! + done, part.count - done)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { complete = false; break }
+                done += n
+            }
+        }
+        let synced = complete && fsync(fd) == 0
+        close(fd)
+        guard synced, rename(temporary, url.path) == 0 else {
+            let error = ioError("write \(url.path)")
+            unlink(temporary)
+            throw error
+        }
+        _ = syncFile(url.deletingLastPathComponent().path)
+    }
+
     /// Writes `bytes` to `url` all or nothing: a private temporary file beside it,
     /// flushed, renamed over it, and the folder flushed.
     static func writeAtomically(_ bytes: Data, to url: URL) throws {

@@ -153,9 +153,7 @@ extension NameIndex {
             w.put(.codeRomans, .codeRomanStart, codes.map { $0.roman ?? "" })
             w.put(.nameBytes, .nameStart, names)
 
-            let payload = w.payload()
-            let bytes = payload.withUnsafeBytes { ParserImage.Bytes(copying: $0) }
-            guard let tables = NameTables(owner: bytes, payloadOffset: 0) else {
+            guard let tables = NameTables(owner: w.payload(), payloadOffset: 0) else {
                 preconditionFailure("the name index's own tables do not check out")
             }
             return tables

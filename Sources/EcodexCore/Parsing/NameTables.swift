@@ -201,10 +201,14 @@ struct NameTables: @unchecked Sendable {
         private var sections: [[UInt8]] = Array(repeating: [], count: Section.allCases.count)
 
         mutating func put<T: FixedWidthInteger>(_ s: Section, _ values: [T]) {
+            #if _endian(little)
+            sections[s.rawValue] = values.withUnsafeBytes { Array($0) }
+            #else
             var bytes = [UInt8]()
             bytes.reserveCapacity(values.count * MemoryLayout<T>.size)
             for v in values { withUnsafeBytes(of: v.littleEndian) { bytes += $0 } }
             sections[s.rawValue] = bytes
+            #endif
         }
 
         /// Strings as one byte section and their start offsets.
@@ -215,17 +219,20 @@ struct NameTables: @unchecked Sendable {
             put(starts, start)
         }
 
-        /// Directory and sections, each 8-aligned.
-        func payload() -> [UInt8] {
-            var out = [UInt8](repeating: 0, count: sections.count * 16)
-            for (i, s) in sections.enumerated() {
-                let offset = UInt64(out.count), length = UInt64(s.count)
-                withUnsafeBytes(of: offset.littleEndian) { out.replaceSubrange(i * 16..<i * 16 + 8, with: $0) }
-                withUnsafeBytes(of: length.littleEndian) { out.replaceSubrange(i * 16 + 8..<i * 16 + 16, with: $0) }
-                out += s
-                out += [UInt8](repeating: 0, count: (8 - s.count % 8) % 8)
+        /// Directory and sections, each 8-aligned, written straight into one new block.
+        func payload() -> ParserImage.Bytes {
+            var size = sections.count * 16
+            for s in sections { size += (s.count + 7) & ~7 }
+            return ParserImage.Bytes(count: size) { out in
+                out.initializeMemory(as: UInt8.self, repeating: 0)
+                var at = sections.count * 16
+                for (i, s) in sections.enumerated() {
+                    out.storeBytes(of: UInt64(at).littleEndian, toByteOffset: i * 16, as: UInt64.self)
+                    out.storeBytes(of: UInt64(s.count).littleEndian, toByteOffset: i * 16 + 8, as: UInt64.self)
+                    s.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: out[at..<at + s.count]).copyMemory(from: $0) }
+                    at += (s.count + 7) & ~7
+                }
             }
-            return out
         }
     }
 }

@@ -39,13 +39,20 @@ public enum ParserImage {
         let count: Int
         private let mapped: Bool
 
-        /// A heap copy of `bytes`.
-        init(copying bytes: UnsafeRawBufferPointer) {
-            let p = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count, 8), alignment: 16)
-            if let b = bytes.baseAddress, bytes.count > 0 { p.copyMemory(from: b, byteCount: bytes.count) }
+        /// `count` heap bytes, filled by `fill`.
+        init(count: Int, fill: (UnsafeMutableRawBufferPointer) -> Void) {
+            let p = UnsafeMutableRawPointer.allocate(byteCount: max(count, 8), alignment: 16)
+            fill(UnsafeMutableRawBufferPointer(start: p, count: count))
             base = UnsafeRawPointer(p)
-            count = bytes.count
+            self.count = count
             mapped = false
+        }
+
+        /// A heap copy of `bytes`.
+        convenience init(copying bytes: UnsafeRawBufferPointer) {
+            self.init(count: bytes.count) { out in
+                if bytes.count > 0 { out.copyMemory(from: bytes) }
+            }
         }
 
         /// The whole file at `path`, mapped read-only; nil on any error. The writers replace
@@ -77,27 +84,35 @@ public enum ParserImage {
 
     // MARK: Saving
 
-    /// The file for `parser`, stamped with `stamp`.
+    /// The file for `parser`, stamped with `stamp`, as one array.
     public static func encode(_ parser: IngredientParser, stamp: String) -> [UInt8] {
+        withEncoded(parser, stamp: stamp) { head, payload in head + payload }
+    }
+
+    /// The file for `parser` in two parts, header (with the stamp) and payload, without
+    /// copying the payload: write them one after the other.
+    public static func withEncoded<T>(_ parser: IngredientParser, stamp: String,
+                                      _ body: ([UInt8], UnsafeRawBufferPointer) throws -> T) rethrows -> T {
         let payload = parser.index.tables.payload
         let stampBytes = Array(stamp.utf8)
         let stampPadded = (stampBytes.count + 7) & ~7
-        var out = [UInt8]()
-        out.reserveCapacity(headerSize + stampPadded + payload.count)
-        out += magic
-        append(&out, formatVersion)
-        append(&out, UInt32(NameTables.Section.allCases.count))
-        append(&out, fingerprint)
-        append(&out, UInt32(stampBytes.count))
-        append(&out, UInt32(0))
-        append(&out, UInt64(payload.count))
-        append(&out, UInt64(0))  // checksum, filled below
-        out += stampBytes
-        out += [UInt8](repeating: 0, count: stampPadded - stampBytes.count)
-        out += UnsafeRawBufferPointer(start: payload.baseAddress, count: payload.count)
-        let sum = out.withUnsafeBytes { checksum(UnsafeRawBufferPointer(rebasing: $0[headerSize...])) }
-        withUnsafeBytes(of: sum.littleEndian) { out.replaceSubrange(40..<48, with: $0) }
-        return out
+        var head = [UInt8]()
+        head.reserveCapacity(headerSize + stampPadded)
+        head += magic
+        append(&head, formatVersion)
+        append(&head, UInt32(NameTables.Section.allCases.count))
+        append(&head, fingerprint)
+        append(&head, UInt32(stampBytes.count))
+        append(&head, UInt32(0))
+        append(&head, UInt64(payload.count))
+        append(&head, UInt64(0))  // checksum, filled below
+        head += stampBytes
+        head += [UInt8](repeating: 0, count: stampPadded - stampBytes.count)
+        var sum = Checksum(count: head.count - headerSize + payload.count)
+        head.withUnsafeBytes { sum.add(UnsafeRawBufferPointer(rebasing: $0[headerSize...])) }
+        sum.add(payload)
+        withUnsafeBytes(of: sum.value.littleEndian) { head.replaceSubrange(40..<48, with: $0) }
+        return try body(head, payload)
     }
 
     static func append<T: FixedWidthInteger>(_ out: inout [UInt8], _ v: T) {
@@ -165,19 +180,34 @@ public enum ParserImage {
     /// A 64-bit checksum, eight bytes at a step: finds damage, not forgery (whoever can
     /// write the data folder can write the store too; the tables are bounds-checked anyway).
     static func checksum(_ raw: UnsafeRawBufferPointer) -> UInt64 {
-        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(raw.count)
-        let words = raw.count / 8
-        var i = 0
-        while i < words {
-            let v = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self))
-            h = (h ^ v) &* 0xFF51_AFD7_ED55_8CCD
-            h ^= h >> 32
-            i += 1
+        var sum = Checksum(count: raw.count)
+        sum.add(raw)
+        return sum.value
+    }
+
+    /// `checksum` over consecutive pieces; every piece but the last a multiple of 8 bytes.
+    struct Checksum {
+        private var h: UInt64
+
+        init(count: Int) { h = 0x9E37_79B9_7F4A_7C15 ^ UInt64(count) }
+
+        mutating func add(_ raw: UnsafeRawBufferPointer) {
+            let words = raw.count / 8
+            var i = 0
+            while i < words {
+                let v = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self))
+                h = (h ^ v) &* 0xFF51_AFD7_ED55_8CCD
+                h ^= h >> 32
+                i += 1
+            }
+            for j in (words * 8)..<raw.count {
+                h = (h ^ UInt64(raw[j])) &* 0xC4CE_B9FE_1A85_EC53
+            }
         }
-        for j in (words * 8)..<raw.count {
-            h = (h ^ UInt64(raw[j])) &* 0xC4CE_B9FE_1A85_EC53
+
+        var value: UInt64 {
+            let x = h ^ (h >> 33)
+            return x &* 0xFF51_AFD7_ED55_8CCD
         }
-        h ^= h >> 33
-        return h &* 0xFF51_AFD7_ED55_8CCD
     }
 }
