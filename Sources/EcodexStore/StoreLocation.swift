@@ -6,7 +6,8 @@ import Foundation
 /// `ECODEX_DATA_DIR` environment variable, `$XDG_DATA_HOME/ecodex`, and
 /// `~/.local/share/ecodex`. It holds two SQLite files: `additives.sqlite`
 /// (built from a pack, replaced whole by a rebuild or a pack update) and
-/// `user.sqlite` (scan history and product cache, never touched by a rebuild).
+/// `user.sqlite` (scan history and product cache, never touched by a rebuild),
+/// and `additives.index`, the parser saved for the additive store (`ParserImage`).
 public struct StoreLocation: Sendable, Equatable {
     public var directory: URL
     /// The additive store, built from a pack.
