@@ -65,7 +65,13 @@ public enum ParserImage {
             guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
                   info.st_size >= Int64(ParserImage.headerSize), info.st_size < 1 << 30 else { return nil }
             let size = Int(info.st_size)
-            guard let p = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), p != MAP_FAILED else { return nil }
+            // Every page is read at once (the checksum), so fault them in with one call.
+            #if os(Linux)
+            let flags = MAP_PRIVATE | MAP_POPULATE
+            #else
+            let flags = MAP_PRIVATE
+            #endif
+            guard let p = mmap(nil, size, PROT_READ, flags, fd, 0), p != MAP_FAILED else { return nil }
             base = UnsafeRawPointer(p)
             count = size
             mapped = true
@@ -186,26 +192,60 @@ public enum ParserImage {
     }
 
     /// `checksum` over consecutive pieces; every piece but the last a multiple of 8 bytes.
+    /// Words go round four lanes, so the multiplies of neighbouring words overlap (a single
+    /// chain spent 1.6 ms on the 6.6 MB image); any one changed word changes its lane's value.
     struct Checksum {
-        private var h: UInt64
+        private var a: UInt64, b: UInt64, c: UInt64, d: UInt64
+        private var words = 0
 
-        init(count: Int) { h = 0x9E37_79B9_7F4A_7C15 ^ UInt64(count) }
+        init(count: Int) {
+            let seed = 0x9E37_79B9_7F4A_7C15 ^ UInt64(count)
+            a = seed
+            b = seed &+ 0x6A09_E667_F3BC_C908
+            c = seed &+ 0xBB67_AE85_84CA_A73B
+            d = seed &+ 0x3C6E_F372_FE94_F82B
+        }
+
+        @inline(__always)
+        private static func mix(_ h: UInt64, _ v: UInt64) -> UInt64 {
+            let x = (h ^ v) &* 0xFF51_AFD7_ED55_8CCD
+            return x ^ (x >> 32)
+        }
+
+        @inline(__always)
+        private mutating func one(_ v: UInt64) {
+            switch words & 3 {
+            case 0: a = Self.mix(a, v)
+            case 1: b = Self.mix(b, v)
+            case 2: c = Self.mix(c, v)
+            default: d = Self.mix(d, v)
+            }
+            words += 1
+        }
 
         mutating func add(_ raw: UnsafeRawBufferPointer) {
-            let words = raw.count / 8
-            var i = 0
-            while i < words {
-                let v = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self))
-                h = (h ^ v) &* 0xFF51_AFD7_ED55_8CCD
-                h ^= h >> 32
-                i += 1
+            let n = raw.count / 8
+            @inline(__always) func word(_ i: Int) -> UInt64 {
+                UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self))
             }
-            for j in (words * 8)..<raw.count {
-                h = (h ^ UInt64(raw[j])) &* 0xC4CE_B9FE_1A85_EC53
+            var i = 0
+            while i < n && words & 3 != 0 { one(word(i)); i += 1 }
+            while i + 4 <= n {
+                a = Self.mix(a, word(i))
+                b = Self.mix(b, word(i + 1))
+                c = Self.mix(c, word(i + 2))
+                d = Self.mix(d, word(i + 3))
+                i += 4
+                words += 4
+            }
+            while i < n { one(word(i)); i += 1 }
+            for j in (n * 8)..<raw.count {
+                a = (a ^ UInt64(raw[j])) &* 0xC4CE_B9FE_1A85_EC53
             }
         }
 
         var value: UInt64 {
+            let h = Self.mix(Self.mix(Self.mix(a, b), c), d)
             let x = h ^ (h >> 33)
             return x &* 0xFF51_AFD7_ED55_8CCD
         }
