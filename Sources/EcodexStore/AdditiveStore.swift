@@ -28,6 +28,10 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
     private let codec: RecordCodec
     private var records: [ECode: Additive] = [:]
     private var cachedLexicon: Lexicon?
+    private var cachedParser: IngredientParser?
+    private let parserLock = NSLock()
+    /// The store file's identity when it was opened (see `imageStamp`); nil when it changed meanwhile.
+    private let fileIdentity: String?
     private let byCode: Statement
     private let byParent: Statement
     private let byKey: Statement
@@ -44,8 +48,7 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
     /// - Parameter basePackURL: the pack to build from; nil means the pack bundled with the program.
     /// - Throws: `lookup_error` when the file is damaged, made by a newer version,
     ///   or cannot be created or upgraded because the folder or file is read-only.
-    public init(location: StoreLocation, basePackURL: URL? = nil) throws {
-        self.location = location
+    public convenience init(location: StoreLocation, basePackURL: URL? = nil) throws {
         let path = location.additivesPath
         StoreBuilder.removeStaleTemporaryFiles(in: location.directory)
         if !FileManager.default.fileExists(atPath: path.path) {
@@ -71,6 +74,14 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
                 try StoreBuilder.install(try AdditiveStore.loadPack(nil), at: location, fromBundledPack: true)
             }
         }
+        try self.init(opening: location)
+    }
+
+    /// Opens the store at `location` as it is: no first-run build, no rebuild of stale data.
+    init(opening location: StoreLocation) throws {
+        self.location = location
+        let path = location.additivesPath
+        let identity = AdditiveStore.fileIdentity(path)
         let db = try AdditiveStore.openChecked(path)
         do {
             var meta: [String: String] = [:]
@@ -128,6 +139,7 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
             throw StoreError.damaged(path: path, detail: error.description)
         }
         self.db = db
+        fileIdentity = identity == AdditiveStore.fileIdentity(path) ? identity : nil
         shared = SerializedConnection(db) { AdditiveStore.translate($0, path: path) }
     }
 
@@ -217,6 +229,66 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
             cachedLexicon = lexicon
             return lexicon
         }
+    }
+
+    // MARK: - The parser
+
+    /// The parser for this store's names, once per instance.
+    ///
+    /// It is mapped from the image saved beside the store (`additives.index`, see `ParserImage`)
+    /// when that image was made from this very store file by this program, and checks out;
+    /// otherwise it is built from the names and the image is saved for the next process.
+    /// Saving is best effort: a read-only folder, or a writer of the store holding its lock,
+    /// only costs the next process the same build.
+    public func parser() throws -> IngredientParser {
+        // Its own lock: building takes the connection's (through `lexicon()`).
+        parserLock.lock()
+        defer { parserLock.unlock() }
+        if let cachedParser { return cachedParser }
+        if let stamp = imageStamp, let loaded = ParserImage.load(path: location.parserImagePath.path, stamp: stamp) {
+            cachedParser = loaded
+            return loaded
+        }
+        let built = IngredientParser(lexicon: try lexicon())
+        cachedParser = built
+        try? FolderLock.withLockIfFree(FolderLock.additives, in: location.directory) { saveImage(of: built) }
+        return built
+    }
+
+    /// Writes `parser`'s image for this store. The caller holds the writers' lock, under which
+    /// the store cannot be replaced: saved only when the file is still the one this instance read.
+    private func saveImage(of parser: IngredientParser) {
+        guard let stamp = imageStamp, AdditiveStore.fileIdentity(location.additivesPath) == fileIdentity else { return }
+        try? ParserImage.withEncoded(parser, stamp: stamp) { head, payload in
+            try head.withUnsafeBytes { try DataFolder.writeAtomically(parts: [$0, payload], to: location.parserImagePath) }
+        }
+    }
+
+    /// Builds and saves the parser image for the store now at `location`, after a build, an
+    /// install or a rollback put a new file in place. The caller holds the writers' lock.
+    /// Best effort: without an image the next process builds the parser and saves it.
+    static func refreshParserImage(_ location: StoreLocation) {
+        guard let store = try? AdditiveStore(opening: location),
+              let lexicon = try? store.lexicon() else {
+            try? FileManager.default.removeItem(at: location.parserImagePath)
+            return
+        }
+        store.saveImage(of: IngredientParser(lexicon: lexicon))
+    }
+
+    /// What a parser image must carry to be this store's: the versions, build time and the
+    /// identity of the file itself (a rebuild or install renames a new file into place).
+    /// Nil when the file changed while it was being opened.
+    var imageStamp: String? {
+        guard let fileIdentity else { return nil }
+        return "pack \(versions.packVersion); data \(versions.dataVersion); built \(builtAt); file \(fileIdentity)"
+    }
+
+    /// Device, inode, size and modification time of the file at `url`, or nil.
+    static func fileIdentity(_ url: URL) -> String? {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return nil }
+        return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
     }
 
     /// Additives whose name or alias is exactly `name` (case- and diacritic-insensitive,

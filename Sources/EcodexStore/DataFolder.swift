@@ -50,6 +50,33 @@ enum DataFolder {
         chmod(path, info.st_mode & 0o700)
     }
 
+    /// Writes `parts`, one after the other, to `url` all or nothing, like `writeAtomically`
+    /// (for a large file held in pieces: nothing is copied into one buffer first).
+    static func writeAtomically(parts: [UnsafeRawBufferPointer], to url: URL) throws {
+        let temporary = url.path + ".tmp-\(getpid())-\(UUID().uuidString.prefix(8))"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, fileMode)
+        guard fd >= 0 else { throw ioError("open \(temporary)") }
+        fchmod(fd, fileMode)
+        var complete = true
+        for part in parts where complete {
+            var done = 0
+            while done < part.count {
+                let n = write(fd, part.baseAddress! + done, part.count - done)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { complete = false; break }
+                done += n
+            }
+        }
+        let synced = complete && fsync(fd) == 0
+        close(fd)
+        guard synced, rename(temporary, url.path) == 0 else {
+            let error = ioError("write \(url.path)")
+            unlink(temporary)
+            throw error
+        }
+        _ = syncFile(url.deletingLastPathComponent().path)
+    }
+
     /// Writes `bytes` to `url` all or nothing: a private temporary file beside it,
     /// flushed, renamed over it, and the folder flushed.
     static func writeAtomically(_ bytes: Data, to url: URL) throws {
@@ -117,6 +144,34 @@ enum FolderLock {
 
     private static let registryLock = NSLock()
     nonisolated(unsafe) private static var registry: [String: Held] = [:]
+
+    /// Runs `body` holding the lock when nobody else holds it; otherwise returns nil at once.
+    /// For work that only saves time later (the parser image), which must never make a reader wait.
+    @discardableResult
+    static func withLockIfFree<T>(_ name: String, in directory: URL, _ body: () throws -> T) throws -> T? {
+        let path = directory.appendingPathComponent(name).path
+        registryLock.lock()
+        let held = registry[path] ?? Held()
+        registry[path] = held
+        registryLock.unlock()
+        guard held.mutex.try() else { return nil }
+        defer { held.mutex.unlock() }
+        if held.depth > 0 { return try withLock(name, in: directory, body) }
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, DataFolder.fileMode)
+        guard fd >= 0 else { return nil }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            close(fd)
+            return nil
+        }
+        held.fd = fd
+        held.depth = 1
+        defer {
+            held.depth = 0
+            close(held.fd)
+            held.fd = -1
+        }
+        return try body()
+    }
 
     static func withLock<T>(_ name: String, in directory: URL, _ body: () throws -> T) throws -> T {
         try DataFolder.prepare(directory)

@@ -191,6 +191,7 @@ public final class PackInstaller {
         guard rename(temporary.path, location.additivesPath.path) == 0 else { throw ioError("rename") }
         PackFault.point("committed")
         _ = DataFolder.syncFile(dir.path)
+        AdditiveStore.refreshParserImage(location)
     }
 
     /// Adds the install record to the meta table of the store file at `path`.
@@ -328,6 +329,7 @@ public final class PackInstaller {
             guard rename(previousPath.path, location.additivesPath.path) == 0 else { throw ioError("rename") }
             PackFault.point("rolled-back")
             _ = DataFolder.syncFile(location.directory.path)
+            AdditiveStore.refreshParserImage(location)
             appendLog(["event": "rollback", "version": previous.versions.packVersion, "data_version": previous.versions.dataVersion,
                        "from": current?.versions.packVersion ?? "none"], now: now)
             return Outcome(from: current?.versions, to: previous.versions, signers: [])

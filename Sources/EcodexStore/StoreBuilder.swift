@@ -33,6 +33,7 @@ enum StoreBuilder {
         try replace(location.additivesPath) { temporary in
             try build(pack, at: temporary, builtAt: builtAt, fromBundledPack: fromBundledPack)
         }
+        AdditiveStore.refreshParserImage(location)
     }
 
     /// Writes a new store with `make` into a temporary file beside `target`, flushes it
@@ -278,7 +279,8 @@ enum StoreBuilder {
         let fm = FileManager.default
         guard let names = try? fm.contentsOfDirectory(atPath: directory.path) else { return }
         let cutoff = Date().addingTimeInterval(-age)
-        for name in names where name.hasPrefix(temporaryPrefix) {
+        // The parser image's temporary files too (`DataFolder.writeAtomically`).
+        for name in names where name.hasPrefix(temporaryPrefix) || name.hasPrefix("additives.index.tmp-") {
             let url = directory.appendingPathComponent(name)
             if let modified = (try? fm.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date,
                modified < cutoff {

@@ -6,13 +6,17 @@ import Foundation
 /// `ECODEX_DATA_DIR` environment variable, `$XDG_DATA_HOME/ecodex`, and
 /// `~/.local/share/ecodex`. It holds two SQLite files: `additives.sqlite`
 /// (built from a pack, replaced whole by a rebuild or a pack update) and
-/// `user.sqlite` (scan history and product cache, never touched by a rebuild).
+/// `user.sqlite` (scan history and product cache, never touched by a rebuild),
+/// and `additives.index`, the parser saved for the additive store (`ParserImage`).
 public struct StoreLocation: Sendable, Equatable {
     public var directory: URL
     /// The additive store, built from a pack.
     public var additivesPath: URL
     /// The user's own data: scan history and product cache.
     public var userPath: URL
+    /// The parser's name index saved for the installed store (`ParserImage`): rebuilt with the
+    /// store, never trusted when it does not match it.
+    public var parserImagePath: URL { directory.appendingPathComponent("additives.index") }
 
     public init(directory: URL) {
         self.directory = directory.standardizedFileURL

@@ -261,9 +261,9 @@ enum Wiring {
 
     /// The canonical codes found in a product's ingredient text, in order, for the product cache.
     static func codes(in text: String, catalog: AdditiveCatalog) -> [ECode] {
-        guard let lexicon = try? catalog.lexicon() else { return [] }
+        guard let parser = try? catalog.parser() else { return [] }
         var seen = Set<ECode>()
-        return IngredientParser(lexicon: lexicon).parse(text).mentions.compactMap { mention in
+        return parser.parse(text).mentions.compactMap { mention in
             let code = (try? catalog.additive(code: mention.code))?.code ?? mention.code
             return seen.insert(code).inserted ? code : nil
         }

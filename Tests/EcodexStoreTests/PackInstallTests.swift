@@ -151,7 +151,7 @@ enum PackInstallFixture {
         #expect(try store.additive(code: ECode("E211")!)?.canonicalName == "Sodium benzoate")
         #expect(try store.additive(code: ECode("E203")!) == nil)
         #expect(try store.lookup(name: "Natriumbenzoat").first?.code == ECode("E211"))
-        #expect(s.files == ["additives.previous.sqlite", "additives.sqlite"])
+        #expect(s.files == ["additives.index", "additives.previous.sqlite", "additives.sqlite"])
 
         let status = try s.installer.status()
         #expect(status.versions.packVersion == "1.1.0")

@@ -45,6 +45,15 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations { blackHole(IngredientParser(lexicon: lexicon)) }
     }
 
+    Benchmark("Map the parser from its saved image (name-index load)") { benchmark in
+        let image = ParserImage.encode(IngredientParser(lexicon: Lexicon(additives: pack.additives)), stamp: "bench")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ecodex-bench-\(getpid()).index")
+        try? Data(image).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { blackHole(ParserImage.load(path: url.path, stamp: "bench")) }
+    }
+
     Benchmark("Assess a 20-additive label", configuration: .init(scalingFactor: .kilo)) { benchmark in
         let twenty = Array(pack.additives.filter { !$0.regionRules.isEmpty }.prefix(20))
         let prefs = Preferences(region: .eu, diets: [.vegan], sensitivities: [.pku], childMode: true)

@@ -5,8 +5,8 @@
 /// large share of parse time. Keys here are already hashes, so a multiply
 /// and shift spread them well enough.
 struct HashMap64: Sendable {
-    private var keys: [UInt64]
-    private var values: [Int32]
+    private(set) var keys: [UInt64]
+    private(set) var values: [Int32]
     private var mask: Int
     private(set) var count = 0
 
@@ -19,10 +19,21 @@ struct HashMap64: Sendable {
     }
 
     @inline(__always)
-    private func slot(_ key: UInt64) -> Int {
+    private func slot(_ key: UInt64) -> Int { Self.slot(key, mask: mask) }
+
+    /// The first slot to probe for `key` (shared with `MappedHashMap`, which reads saved tables).
+    @inline(__always)
+    static func slot(_ key: UInt64, mask: Int) -> Int {
         var h = key &* 0x9E37_79B9_7F4A_7C15
         h ^= h >> 29
         return Int(truncatingIfNeeded: h) & mask
+    }
+
+    /// The same entries in the smallest table that keeps the load at most one half.
+    func compacted() -> HashMap64 {
+        var out = HashMap64(capacity: count)
+        for (k, v) in zip(keys, values) where v >= 0 { out.set(k, v) }
+        return out
     }
 
     /// The value for `key`, or -1.

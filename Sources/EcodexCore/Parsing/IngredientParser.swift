@@ -10,22 +10,30 @@
 /// 5. accept what needs context (bare numbers, slip prefixes, context-only names),
 ///    merge `citric acid (E330)` into one mention and attach functions and ingredients.
 ///
-/// Building the parser builds the name index once (tens of milliseconds for ten
-/// thousand names); parsing is then linear in the text.
+/// Building the parser from a lexicon builds the name index (tens of milliseconds for ten
+/// thousand names); a parser saved with `ParserImage` is mapped from its file instead, in well
+/// under a millisecond of checks. Parsing is then linear in the text.
 public struct IngredientParser: Sendable {
-    public let lexicon: Lexicon
     let index: NameIndex
+
+    /// Every code the store knows: bare numbers and unsure codes count only when known.
+    public var knownCodes: Set<ECode> { index.tables.knownCodes }
+    /// Each additive's functions, for class words that vouch for names of their own class.
+    public var functions: [ECode: [String]] { index.tables.functions }
 
     /// Indexes every name and class word of `lexicon`.
     public init(lexicon: Lexicon) {
-        self.lexicon = lexicon
-        self.index = NameIndex(lexicon: lexicon)
+        index = NameIndex(lexicon: lexicon)
+    }
+
+    init(tables: NameTables) {
+        index = NameIndex(tables: tables)
     }
 
     /// Parses `text`; `words` are the OCR words it came from, when it came from OCR.
     public func parse(_ text: String, words: [OCRWord]? = nil) -> ParseResult {
-        var session = ParseSession(text: text, words: words, index: index, knownCodes: lexicon.knownCodes,
-                                   functions: lexicon.functions)
+        var session = ParseSession(text: text, words: words, index: index, knownCodes: index.tables.knownCodes,
+                                   functions: index.tables.functions)
         return session.run()
     }
 }

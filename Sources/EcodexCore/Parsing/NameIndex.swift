@@ -52,28 +52,11 @@ struct NameIndex: Sendable {
         var edits: Int
     }
 
-    private var vocab = HashMap64(capacity: 1 << 14)
-    private var words: [[UInt32]] = []
-    private var edges = HashMap64(capacity: 1 << 15)
-    private var terminal: [Int32] = [-1]
-    private var targets: [Target] = []
-    /// One-deletion hashes of every long word → first posting; postings chain through `deletionNext`.
-    private var deletionHead = HashMap64(capacity: 1 << 16)
-    /// A one-bit-per-slot filter over deletion hashes: most probes of ordinary words miss,
-    /// and the filter answers that from cache instead of touching the large table.
-    private var deletionFilter = [UInt64](repeating: 0, count: NameIndex.filterWords)
-    private static let filterWords = 1 << 15
-    /// Words of `twoSlipMinLength` letters or more, by length and first and last letter (two
-    /// slips must be inside the word), for two-slip matching.
-    private var longWords: [UInt64: [Int32]] = [:]
-    /// Every word's letters end to end (`wordStart[id]..<wordStart[id + 1]`): the fuzzy search
-    /// reads known words from here without retaining an array per candidate.
-    private var flat: [UInt32] = []
-    private var wordStart: [Int32] = [0]
+    /// The tables, built by `Builder` or mapped from a saved image (`ParserImage`).
+    let tables: NameTables
+
     /// Shortest unknown word that may carry two shape slips.
     static let twoSlipMinLength = 10
-    private var deletionWord: [Int32] = []
-    private var deletionNext: [Int32] = []
 
     /// Words that mark a number (`No. 5`, `N° 5`, `Nr 5`): dropped before a number on both sides.
     /// Small enough that a linear scan beats hashing the hash again.
@@ -96,33 +79,14 @@ struct NameIndex: Sendable {
     /// Shortest word that fuzzy matching considers.
     static let fuzzyMinLength = 5
 
+    /// Indexes every name and class word of `lexicon` (see `Builder`).
     init(lexicon: Lexicon) {
-        vocab = HashMap64(capacity: lexicon.entries.count * 2 + 1024)
-        edges = HashMap64(capacity: lexicon.entries.count * 3 + 4096)
-        for entry in lexicon.entries {
-            // Codes written as names (`E330`) are the code reader's job; check cheaply first.
-            if let f = entry.name.utf8.first, f | 0x20 == 0x65 || f | 0x20 == 0x69 || f | 0x20 == 0x73,
-               entry.name.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }), ECode(entry.name) != nil { continue }
-            var t = Target(code: entry.code, contextOnly: entry.contextOnly)
-            for key in Self.keys(for: entry.name, plurals: false) {
-                t.chars = key.reduce(0) { $0 + $1.count }
-                t.words = key.count
-                insert(key, t)
-            }
-        }
-        for row in FunctionClasses.table + FunctionClasses.taxonomyTable.map({ ($0.id, $0.phrases) }) {
-            for phrase in row.phrases {
-                for key in Self.keys(for: phrase, plurals: true) {
-                    insert(key, Target(function: row.id, chars: key.reduce(0) { $0 + $1.count }))
-                }
-            }
-        }
-        for phrase in FunctionClasses.nutrientPhrases + FunctionClasses.taxonomyNutrientPhrases {
-            for key in Self.keys(for: phrase, plurals: true) {
-                insert(key, Target(nutrient: true, chars: key.reduce(0) { $0 + $1.count }))
-            }
-        }
-        buildDeletions()
+        var builder = Builder(lexicon: lexicon)
+        tables = builder.tables()
+    }
+
+    init(tables: NameTables) {
+        self.tables = tables
     }
 
     /// Folded words of a name; a hyphenated name also gives its joined spelling.
@@ -179,105 +143,6 @@ struct NameIndex: Sendable {
         return out
     }
 
-    private mutating func wordID(_ w: [UInt32]) -> Int32 {
-        let h = Token.hash(w)
-        let found = vocab.get(h)
-        if found >= 0 { return found }
-        let id = Int32(words.count)
-        vocab.set(h, id)
-        words.append(w)
-        return id
-    }
-
-    private mutating func insert(_ key: [[UInt32]], _ target: Target) {
-        var node: Int32 = 0
-        for w in key {
-            let id = wordID(w)
-            let edge = Self.edgeKey(node, id)
-            let next = edges.get(edge)
-            if next >= 0 {
-                node = next
-            } else {
-                let fresh = Int32(terminal.count)
-                terminal.append(-1)
-                edges.set(edge, fresh)
-                node = fresh
-            }
-        }
-        let existing = terminal[Int(node)]
-        if existing < 0 {
-            terminal[Int(node)] = Int32(targets.count)
-            targets.append(target)
-        } else {
-            targets[Int(existing)] = Self.merge(targets[Int(existing)], target)
-        }
-    }
-
-    /// Two names with the same key: keep the more general code, and the stricter context rule.
-    private static func merge(_ a: Target, _ b: Target) -> Target {
-        var m = a
-        m.function = a.function ?? b.function
-        m.nutrient = a.nutrient || b.nutrient
-        switch (a.code, b.code) {
-        case (nil, let c?):
-            m.code = c
-            m.contextOnly = b.contextOnly
-        case (let x?, let y?):
-            if y.isAncestor(of: x) {
-                m.code = y
-                m.contextOnly = b.contextOnly || (x.base == y.base && a.contextOnly)
-            } else if x == y || x.isAncestor(of: y) {
-                m.contextOnly = a.contextOnly || b.contextOnly
-            } else if a.contextOnly && !b.contextOnly {
-                m.code = y
-                m.contextOnly = false
-            }
-        default:
-            break
-        }
-        return m
-    }
-
-    @inline(__always)
-    private static func filterBit(_ h: UInt64) -> Int {
-        Int(truncatingIfNeeded: (h &* 0xD6E8_FEB8_6659_FD93) >> 43) & (filterWords * 64 - 1)
-    }
-
-    @inline(__always)
-    private static func edgeKey(_ node: Int32, _ word: Int32) -> UInt64 {
-        UInt64(UInt32(bitPattern: node)) << 32 | UInt64(UInt32(bitPattern: word))
-    }
-
-    private mutating func buildDeletions() {
-        // Size the table once: growing it rehashes every posting.
-        let total = words.reduce(0) { $0 + (($1.count >= Self.fuzzyMinLength - 1 && $1.count <= 40) ? $1.count + 1 : 0) }
-        deletionHead = HashMap64(capacity: total)
-        deletionWord.reserveCapacity(total)
-        deletionNext.reserveCapacity(total)
-        var hashes: [UInt64] = []
-        var suffix: [UInt64] = []
-        longWords = [:]
-        for (id, w) in words.enumerated() where w.count >= Self.twoSlipMinLength && w.count <= 40 {
-            longWords[Self.endsKey(w), default: []].append(Int32(id))
-        }
-        flat = words.flatMap { $0 }
-        wordStart = [0]
-        wordStart.reserveCapacity(words.count + 1)
-        for w in words { wordStart.append(wordStart[wordStart.count - 1] + Int32(w.count)) }
-        for (id, w) in words.enumerated() where w.count >= Self.fuzzyMinLength - 1 && w.count <= 40 {
-            hashes.removeAll(keepingCapacity: true)
-            Self.deletionHashes(w[...], into: &hashes, suffix: &suffix)
-            for h in hashes {
-                let bit = Self.filterBit(h)
-                deletionFilter[bit >> 6] |= 1 << UInt64(bit & 63)
-                let posting = Int32(deletionWord.count)
-                deletionWord.append(Int32(id))
-                deletionNext.append(deletionHead.get(h))
-                deletionHead.set(h, posting)
-            }
-        }
-    }
-
     private static let prime: UInt64 = 0x100_0000_01B3
     /// P^k for every word length the deletion index handles.
     private static let powers: [UInt64] = {
@@ -310,11 +175,16 @@ struct NameIndex: Sendable {
         }
     }
 
+    @inline(__always)
+    static func edgeKey(_ node: Int32, _ word: Int32) -> UInt64 {
+        UInt64(UInt32(bitPattern: node)) << 32 | UInt64(UInt32(bitPattern: word))
+    }
+
     // MARK: Lookup
 
     /// The vocabulary id of a word token, or -1.
     @inline(__always)
-    func id(ofWordHash h: UInt64) -> Int32 { vocab.get(h) }
+    func id(ofWordHash h: UInt64) -> Int32 { tables.vocab.get(h) }
 
     /// Shortest word form (the shorter of singular and plural) that `formIDs` relates.
     static let wordFormMinLength = 6
@@ -335,7 +205,7 @@ struct NameIndex: Sendable {
         let s: UInt32 = 0x53, e: UInt32 = 0x45, n: UInt32 = 0x4E, i: UInt32 = 0x49, o: UInt32 = 0x4F, a: UInt32 = 0x41
         var found: (Int32, Int32) = (-1, -1)
         func consider(_ h: UInt64) -> Bool {
-            let id = vocab.get(h)
+            let id = tables.vocab.get(h)
             guard id >= 0, id != own, id != found.0 else { return false }
             if found.0 < 0 { found.0 = id; return false }
             found.1 = id
@@ -379,40 +249,38 @@ struct NameIndex: Sendable {
         cache.probes.removeAll(keepingCapacity: true)
         Self.deletionHashes(word, into: &cache.probes, suffix: &cache.suffix)
         let first = found.count
-        flat.withUnsafeBufferPointer { letters in
-            func known(_ w: Int32) -> UnsafeBufferPointer<UInt32> {
-                UnsafeBufferPointer(rebasing: letters[Int(wordStart[Int(w)])..<Int(wordStart[Int(w) + 1])])
-            }
-            for p in cache.probes {
-                let bit = Self.filterBit(p)
-                if deletionFilter[bit >> 6] & (1 << UInt64(bit & 63)) == 0 { continue }
-                var posting = deletionHead.get(p)
-                while posting >= 0 {
-                    let w = deletionWord[Int(posting)]
-                    posting = deletionNext[Int(posting)]
-                    // Edits at a word's first or last letter make other words (`pectinas` / `pectinase`,
-                    // `carbonates` / `carbonated`, `cólico` / `fólico`), not OCR slips.
-                    let k = known(w)
-                    if !found[first...].contains(w), EditDistance.isInternalEdit(k, word),
-                       EditDistance.withinOne(k, word), EditDistance.isPlausibleSlip(k, word) {
-                        found.append(w)
-                        if found.count - first >= 8 { return }
-                    }
-                }
-            }
-            // No word one edit away: a long word may carry two shape slips. Such candidates go in as
-            // `-(id + 1)`, so the walk charges them two edits.
-            if found.count == first, word.count >= Self.twoSlipMinLength, let bucket = longWords[Self.endsKey(word)] {
-                for w in bucket where EditDistance.isTwoShapeSlips(known(w), word) {
-                    found.append(-w - 1)
+        let t = tables
+        for p in cache.probes {
+            let b = Int(p >> t.deletionShift)
+            let tag = UInt32(truncatingIfNeeded: p)
+            var posting = Int(t.deletionStart[b])
+            let end = Int(t.deletionStart[b + 1])
+            while posting < end {
+                defer { posting += 1 }
+                guard t.deletionTag[posting] == tag else { continue }
+                let w = t.deletionWord[posting]
+                // Edits at a word's first or last letter make other words (`pectinas` / `pectinase`,
+                // `carbonates` / `carbonated`, `cólico` / `fólico`), not OCR slips.
+                let k = t.word(w)
+                if !found[first...].contains(w), EditDistance.isInternalEdit(k, word),
+                   EditDistance.withinOne(k, word), EditDistance.isPlausibleSlip(k, word) {
+                    found.append(w)
                     if found.count - first >= 8 { return }
                 }
+            }
+        }
+        // No word one edit away: a long word may carry two shape slips. Such candidates go in as
+        // `-(id + 1)`, so the walk charges them two edits.
+        if found.count == first, word.count >= Self.twoSlipMinLength, let bucket = t.longBucket(Self.endsKey(word)) {
+            for w in bucket where EditDistance.isTwoShapeSlips(t.word(w), word) {
+                found.append(-w - 1)
+                if found.count - first >= 8 { return }
             }
         }
     }
 
     /// Length, first and last letter of a word, as one key.
-    private static func endsKey<W: BidirectionalCollection<UInt32>>(_ w: W) -> UInt64 {
+    static func endsKey<W: BidirectionalCollection<UInt32>>(_ w: W) -> UInt64 {
         UInt64(w.count) << 48 | UInt64(w.first ?? 0) << 24 | UInt64(w.last ?? 0)
     }
 
@@ -460,7 +328,7 @@ struct NameIndex: Sendable {
 
     @inline(__always)
     private func startsKey(_ word: Int32) -> Bool {
-        word >= 0 && edges.get(Self.edgeKey(0, word)) >= 0
+        word >= 0 && tables.edges.get(Self.edgeKey(0, word)) >= 0
     }
 
     /// Depth-first over the trie; depth is bounded by the longest name, branching by the candidate cap.
@@ -510,11 +378,11 @@ struct NameIndex: Sendable {
     private func follow(_ stream: UnsafeBufferPointer<StreamWord>, start: Int, pos: Int, node: Int32, word: Int32,
                         edits: Int, low: Bool, scalars: UnsafeBufferPointer<UInt32>, cache: inout FuzzyCache,
                         best: inout Match?, steps: inout Int) {
-        let child = edges.get(Self.edgeKey(node, word))
+        let child = tables.edges.get(Self.edgeKey(node, word))
         guard child >= 0 else { return }
-        let t = terminal[Int(child)]
+        let t = tables.terminal[Int(child)]
         if t >= 0 {
-            let target = targets[Int(t)]
+            let target = tables.target(t)
             if edits <= Self.editBudget(chars: target.chars, words: target.words, lowConfidence: low) {
                 let m = Match(startWord: start, endWord: pos + 1, target: target, edits: edits)
                 if let b = best {

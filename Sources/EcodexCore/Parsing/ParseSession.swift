@@ -1,6 +1,6 @@
 /// One run of the parser over one text: the state its passes share.
 ///
-/// `IngredientParser` owns the lexicon and index; a session owns everything
+/// `IngredientParser` owns the name index and known codes; a session owns everything
 /// derived from the text (normalised scalars, tokens, structure, hits) and
 /// runs the passes in order. See `IngredientParser` for why that order.
 struct ParseSession {

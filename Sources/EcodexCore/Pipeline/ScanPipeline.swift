@@ -29,8 +29,7 @@ public final class ScanPipeline {
     private let reader: LabelReader?
     private let barcodeReader: BarcodeReader?
     private let products: ProductSource?
-    /// Built on first use: indexing every name takes tens of milliseconds, and
-    /// `scan code` never needs it.
+    /// Loaded (or built) on first use: `scan code` never needs it.
     private var builtParser: IngredientParser?
 
     /// `reader` may be nil for text-only use (`scan text`, `scan code`); without a
@@ -45,7 +44,7 @@ public final class ScanPipeline {
 
     private func parser() throws -> IngredientParser {
         if let builtParser { return builtParser }
-        let p = IngredientParser(lexicon: try catalog.lexicon())
+        let p = try catalog.parser()
         builtParser = p
         return p
     }

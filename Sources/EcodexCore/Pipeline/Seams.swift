@@ -41,7 +41,14 @@ public protocol AdditiveCatalog: AnyObject {
     func additive(code: ECode) throws -> Additive?
     /// Names and codes for the parser; built once per process.
     func lexicon() throws -> Lexicon
+    /// The parser for these names. Default: built from `lexicon()`; the SQLite store maps
+    /// a saved one instead (`ParserImage`).
+    func parser() throws -> IngredientParser
     var versions: DataVersions { get }
+}
+
+extension AdditiveCatalog {
+    public func parser() throws -> IngredientParser { IngredientParser(lexicon: try lexicon()) }
 }
 
 /// A catalog held in memory: for tests and for tools that read a pack directly.
