@@ -37,6 +37,9 @@ public final class TesseractLabelReader: LabelReader {
     private var twins: [TesseractLabelReader] = []
     /// At most this many photos are read at once (one engine each, about 100 MB apiece).
     static let maxParallel = 4
+    /// Photos read at once by `read(imagesAt:)`: the cores this process may use unless set
+    /// lower (`scan --jobs 1`); never more than `maxParallel`.
+    public var parallelism = ProcessInfo.processInfo.activeProcessorCount
 
     /// The engine for whole photos (`firstPassLanguages`), started on first need: a phone
     /// frame read block by block never needs it, and each loaded engine holds 50–100 MB.
@@ -212,7 +215,7 @@ public final class TesseractLabelReader: LabelReader {
     /// Reads several photos in parallel, one engine per core (at most `maxParallel`),
     /// results in input order. Extra engines start on the first call that needs them.
     public func read(imagesAt paths: [String]) -> [Result<OCRResult, Error>] {
-        let workers = min(paths.count, ProcessInfo.processInfo.activeProcessorCount, Self.maxParallel)
+        let workers = min(paths.count, max(1, parallelism), Self.maxParallel)
         guard workers > 1 else { return paths.map { p in Result { try read(imageAt: p) } } }
         while twins.count < workers - 1 {
             guard let twin = try? TesseractLabelReader(

@@ -29,14 +29,17 @@ struct ImageCommand: ParsableCommand {
             for image in images { out.failure(error, input: image) }
             throw ExitCode(out.exitCode)
         }
-        for (i, image) in images.enumerated() {
-            do {
-                let report = try scanner.scan(.image(path: image), options: options)
+        // Several photos are read in parallel (one engine per core, `--jobs`), printed in input order.
+        var i = 0
+        scanner.scanImages(at: images, options: options, chunk: 16 * max(1, reading.workers)) { image, result in
+            switch result {
+            case .success(let report):
                 Wiring.remember(report, history: history)
                 out.report(report, separate: i > 0)
-            } catch {
+            case .failure(let error):
                 out.failure(error, input: image)
             }
+            i += 1
         }
         let code = out.finish()
         if code != 0 { throw ExitCode(code) }
@@ -224,6 +227,7 @@ enum Wiring {
                              region: Region) throws -> (ScanPipeline, UserStore?) {
         let store = try openStore(dataDir: shopper.dataDir)
         let reader = try TesseractLabelReader(languages: reading.languages)
+        reader.parallelism = reading.workers
         // The HTML page shows the photo with the words found outlined.
         reader.keepsPreview = shopper.format == .html
         let history = openHistory(dataDir: shopper.dataDir)

@@ -14,7 +14,13 @@ struct ReadingOptions: ParsableArguments {
     @Flag(name: .customLong("show-text"), help: "Also print the text as read, unsure words marked, to correct and pass to `scan text`.")
     var showText = false
 
+    @Option(help: "Photos read at once when several are given, one OCR engine each (default: the number of cores, at most 4).")
+    var jobs: Int?
+
     var languages: [String]? { lang.map { $0.split(separator: "+").map(String.init) } }
+
+    /// `--jobs`, else the cores this process may use; between 1 and 4.
+    var workers: Int { min(4, max(1, jobs ?? ProcessInfo.processInfo.activeProcessorCount)) }
 }
 
 /// Options every scanning command shares: who the shopper is and how to print.
