@@ -84,25 +84,14 @@ final class PostgresTestCluster: @unchecked Sendable {
 
     /// Runs a command to its end (at most 90 s); its output when it succeeds.
     ///
-    /// posix_spawn and waitpid, not Foundation's Process: `pg_ctl start` leaves the server
-    /// running with the descriptors it inherited, and Process then never sees its child end.
-    /// The child gets /dev/null and an output file only (the exec wrapper closes the rest).
+    /// posix_spawn and waitpid (`UpdateServerProcess.spawnClosed`), not Foundation's Process:
+    /// `pg_ctl start` leaves the server running with the descriptors it inherited, and
+    /// Process then never sees its child end.
     @discardableResult
     static func run(_ argv: [String]) throws -> String {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("ecodex-pg-\(UUID().uuidString).out")
         defer { try? FileManager.default.removeItem(at: out) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, out.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let wrapped = ["/usr/bin/python3", "-c", "import os, sys; os.closerange(3, 65536); os.execv(sys.argv[1], sys.argv[1:])"] + argv
-        var cArgs = wrapped.map { strdup($0) } + [nil]
-        defer { for p in cArgs { free(p) } }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, wrapped[0], &actions, nil, &cArgs, environ)
-        guard rc == 0 else { throw UpdateServerProcess.ServerError(description: "cannot start \(argv[0]): \(String(cString: strerror(rc)))") }
+        let pid = try UpdateServerProcess.spawnClosed(argv, output: out)
         var status: Int32 = 0
         let deadline = Date().addingTimeInterval(90)
         while waitpid(pid, &status, WNOHANG) == 0 {

@@ -86,9 +86,14 @@ final class UpdateServerProcess {
 
     var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
 
-    /// posix_spawn, not Foundation's Process: these children are reaped here with
-    /// waitpid, and the child gets only /dev/null and the output file (no other descriptor).
     private static func spawn(_ arguments: [String], output: URL) throws -> pid_t {
+        try spawnClosed([executable.path] + arguments, output: output)
+    }
+
+    /// Starts `argv` with posix_spawn, not Foundation's Process: these children are reaped
+    /// with waitpid by the caller, and the child gets only /dev/null and the output file (no
+    /// other descriptor, so a daemon it leaves behind holds no test's pipe open).
+    static func spawnClosed(_ argv: [String], output: URL) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -96,13 +101,12 @@ final class UpdateServerProcess {
         posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         // Glibc's addclosefrom_np is not visible to Swift; a one-line exec wrapper closes the rest.
-        let argv = ["/usr/bin/python3", "-c", "import os, sys; os.closerange(3, 65536); os.execv(sys.argv[1], sys.argv[1:])",
-                    executable.path] + arguments
-        var cArgs = argv.map { strdup($0) } + [nil]
+        let wrapped = ["/usr/bin/python3", "-c", "import os, sys; os.closerange(3, 65536); os.execv(sys.argv[1], sys.argv[1:])"] + argv
+        var cArgs = wrapped.map { strdup($0) } + [nil]
         defer { for p in cArgs { free(p) } }
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, argv[0], &actions, nil, &cArgs, environ)
-        guard rc == 0 else { throw ServerError(description: "cannot start ecodex-server: \(String(cString: strerror(rc)))") }
+        let rc = posix_spawn(&pid, wrapped[0], &actions, nil, &cArgs, environ)
+        guard rc == 0 else { throw ServerError(description: "cannot start \(argv[0]): \(String(cString: strerror(rc)))") }
         return pid
     }
 
