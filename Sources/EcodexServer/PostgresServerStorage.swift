@@ -141,9 +141,13 @@ final class PostgresServerStorage: ServerStorage, @unchecked Sendable {
 
     func additive(code: String) async throws -> StoredAdditive? {
         try await wrap {
-            let rows = try await client.query("SELECT code, json, checksum FROM additives WHERE code = \(code)", logger: logger)
-            for try await (c, json, checksum) in rows.decode((String, String, String).self) {
-                return StoredAdditive(code: c, json: json, checksum: checksum)
+            let rows = try await client.query("""
+                SELECT code, json, checksum,
+                    (SELECT version FROM packs ORDER BY major DESC, minor DESC, patch DESC LIMIT 1)
+                FROM additives WHERE code = \(code)
+                """, logger: logger)
+            for try await (c, json, checksum, version) in rows.decode((String, String, String, String?).self) {
+                return StoredAdditive(code: c, json: json, checksum: checksum, version: version ?? "")
             }
             return nil
         }

@@ -84,9 +84,10 @@ struct Routes {
         guard let record = try await service.storage.additive(code: code.description) else {
             return Self.error(.notFound, "No additive \(code) is known here.")
         }
-        let version = try await service.storage.packs().last?.version.description ?? ""
         // The record is stored as JSON ready to send; it is spliced in rather than decoded and encoded again.
-        let head = JSONValue.object(["checksum": .string(record.checksum), "code": .string(record.code), "version": .string(version)]).encoded
+        // Its query also reads the newest version (before, every read also loaded every pack's row).
+        let head = JSONValue.object(["checksum": .string(record.checksum), "code": .string(record.code),
+                                     "version": .string(record.version)]).encoded
         var body = Array(head.dropLast())
         body += Array(",\"additive\":".utf8) + Array(record.json.utf8) + [UInt8(ascii: "}")]
         return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: body)))

@@ -100,8 +100,12 @@ public final class SQLiteServerStorage: ServerStorage, @unchecked Sendable {
     public func additive(code: String) async throws -> StoredAdditive? {
         try run { db in
             var found: StoredAdditive?
-            try db.cached("SELECT code, json, checksum FROM additives WHERE code = ?").forEachRow([.text(code)]) {
-                found = StoredAdditive(code: $0.text(0), json: $0.text(1), checksum: $0.text(2))
+            try db.cached("""
+                SELECT code, json, checksum,
+                    (SELECT version FROM packs ORDER BY major DESC, minor DESC, patch DESC LIMIT 1)
+                FROM additives WHERE code = ?
+                """).forEachRow([.text(code)]) {
+                found = StoredAdditive(code: $0.text(0), json: $0.text(1), checksum: $0.text(2), version: $0.optionalText(3) ?? "")
             }
             return found
         }

@@ -35,11 +35,14 @@ public struct StoredAdditive: Sendable, Equatable {
     public var code: String
     public var json: String
     public var checksum: String
+    /// The newest published version when the record was read (in the same query), or "".
+    public var version: String
 
-    public init(code: String, json: String, checksum: String) {
+    public init(code: String, json: String, checksum: String, version: String = "") {
         self.code = code
         self.json = json
         self.checksum = checksum
+        self.version = version
     }
 }
 
@@ -54,6 +57,7 @@ public protocol ServerStorage: Sendable {
     func publish(_ pack: PublishedPack, file: [UInt8], upsert: [Additive], remove: [ECode]) async throws
     /// Seeds an empty store with the server's starting records (a no-op once anything is there).
     func seed(base: PublishedPack, records: [Additive]) async throws
+    /// One record and the newest published version, read together (one round trip).
     func additive(code: String) async throws -> StoredAdditive?
     func allAdditives() async throws -> [Additive]
     /// SHA-256 hashes (hex) of the publishing tokens; the tokens themselves are never stored.
