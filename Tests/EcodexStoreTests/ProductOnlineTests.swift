@@ -10,8 +10,10 @@ import Testing
     static let candyPath = "/api/v2/product/4006381333931.json"
     static let colaPath = "/api/v2/product/0036000291452.json"
     static let unknownPath = "/api/v2/product/5901234123457.json"
-    /// The client's 3.5 s budget plus room for thread scheduling on a loaded 2-core test machine.
-    static let budgetWithSlack = 4.0
+    /// The client's 3.5 s budget plus room for a loaded 2-core test machine. Still well under
+    /// what the slow test servers take (8–10 s, or a 500 MB body), so only the budget can end
+    /// a case in time. 4.0 s failed twice (4.97 and 5.22 s) in a CI run beside a release build.
+    static let budgetWithSlack = 6.0
 
     func client(_ server: ProductTestServer) throws -> OpenFoodFactsClient {
         try OpenFoodFactsClient(baseURL: server.baseURL, environment: [:])
