@@ -11,6 +11,10 @@ let package = Package(
     products: [
         .executable(name: "scan", targets: ["scan"]),
         .library(name: "EcodexCore", targets: ["EcodexCore"]),
+        // For the package-benchmark suites in Benchmarks/ (a separate package that can only
+        // import products); `scan` uses the targets directly, so its build is unchanged.
+        .library(name: "EcodexStore", targets: ["EcodexStore"]),
+        .library(name: "EcodexVision", targets: ["EcodexVision"]),
         // The optional backend; a product of its own so `swift build --product scan`
         // never compiles the server stack.
         .executable(name: "ecodex-server", targets: ["EcodexServer"]),
