@@ -21,6 +21,28 @@ let package = Package(
             path: "Benchmarks/CoreBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // Store lookups (code, name, fuzzy), barcode lookups in a million imported
+        // products, product import, pack verify and delta apply.
+        .executableTarget(
+            name: "StoreBenchmarks",
+            dependencies: [
+                .product(name: "EcodexCore", package: "Ecodex"),
+                .product(name: "EcodexStore", package: "Ecodex"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/StoreBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // Preprocessing of a phone-sized photo, step by step, and the text-block search.
+        .executableTarget(
+            name: "VisionBenchmarks",
+            dependencies: [
+                .product(name: "EcodexVision", package: "Ecodex"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/VisionBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
