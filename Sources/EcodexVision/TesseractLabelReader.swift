@@ -34,7 +34,7 @@ public final class TesseractLabelReader: LabelReader {
     /// The preview's longer side, pixels: enough to see which words were outlined.
     static let previewMaxSide = 900
     /// More readers with engines of their own, started on first need, one per extra core.
-    private var twins: [TesseractLabelReader] = []
+    private(set) var twins: [TesseractLabelReader] = []
     /// At most this many photos are read at once (one engine each, about 100 MB apiece).
     static let maxParallel = 4
     /// Photos read at once by `read(imagesAt:)`: the cores this process may use unless set
@@ -43,13 +43,21 @@ public final class TesseractLabelReader: LabelReader {
 
     /// The engine for whole photos (`firstPassLanguages`), started on first need: a phone
     /// frame read block by block never needs it, and each loaded engine holds 50–100 MB.
-    private var engine: TesseractEngine?
-    /// Started on first need: the engine with all `languages`, for unsure pages.
-    private var retryEngine: TesseractEngine?
+    /// It starts on a thread of its own as soon as a photo's header shows it will be needed,
+    /// while this thread decodes and preprocesses the photo (`EngineStart`).
+    private var engine: EngineStart?
+    /// The engine with all `languages`, for unsure pages: started on first need and shared
+    /// with the twins (one page at a time), so a batch on two cores holds one, not two.
+    let retryEngine: SharedEngine
     /// For whole scenes read block by block: the Latin-script model when the default
     /// languages are in use and it is installed (started on first need); nil otherwise.
     private let sceneModel: String?
-    private var sceneEngine: TesseractEngine?
+    private var sceneEngine: EngineStart?
+    /// Every engine this reader started, in order, with the step that started it: `eng at
+    /// header` (the photo's size alone settled it, before decoding) or `Latin at blocks` (after
+    /// the block search). Tests: nothing is started early that the photo does not need. The
+    /// shared retry engine counts its own starts.
+    private(set) var enginesStarted: [String] = []
     let options: PreprocessOptions
     /// Pages whose mean word confidence is below this are re-read with all languages; 0 turns retries off.
     let retryBelowConfidence: Double
@@ -78,7 +86,7 @@ public final class TesseractLabelReader: LabelReader {
 
     init(languages: [String]?, dataPath: String?, options: PreprocessOptions,
          retryBelowConfidence: Double = 75, pageSegMode: Int32 = defaultPageSegMode,
-         budgetMs: Int = defaultBudgetMs) throws {
+         budgetMs: Int = defaultBudgetMs, sharing retryEngine: SharedEngine? = nil) throws {
         self.budgetMs = budgetMs
         self.requestedLanguages = languages
         let folder = TessData.folder(dataPath)
@@ -99,8 +107,11 @@ public final class TesseractLabelReader: LabelReader {
             firstPassLanguages = chosen
             self.retryBelowConfidence = 0
         }
-        // Tesseract starts on first use (`firstEngine`); the files were checked above.
+        // Tesseract starts on first use (`startFirstEngine`); the files were checked above.
         sceneModel = languages == nil && options.latinForScenes ? TessData.latinScriptModel(in: folder) : nil
+        self.retryEngine = retryEngine ?? SharedEngine { [chosen, pageSegMode] in
+            try TesseractEngine(dataPath: folder, languages: chosen, pageSegMode: pageSegMode)
+        }
     }
 
     /// The label languages (eng, deu, fra, spa, ita, nld) whose `.traineddata` is installed, in that order.
@@ -115,8 +126,21 @@ public final class TesseractLabelReader: LabelReader {
     /// not an image, damaged or absurdly large, and an `OCRError` when the engine fails.
     public func read(imageAt path: String) throws -> OCRResult {
         let start = DispatchTime.now()
-        let loaded = try ImageLoader.load(path)
+        // The engine starts on another thread while this one decodes and preprocesses. Every
+        // start is waited for before returning, so none outlives a failed photo.
+        var started: EngineStart?
+        defer { _ = try? started?.engine() }
+        let loaded = try ImageLoader.load(path) { width, height in
+            // Below the frame size a photo is always read whole: its engine is known from the header.
+            if !options.findTextBlocks || sceneModel == nil || min(width, height) < TextRegions.Settings().minFrameSide {
+                started = startFirstEngine(at: "header")
+            }
+        }
         let blocks = options.findTextBlocks ? TextRegions.find(loaded) : []
+        if started == nil {
+            // Blocks of a scene are read with the Latin-script model alone when it is there.
+            started = !blocks.isEmpty && sceneModel != nil ? startSceneEngine() : startFirstEngine(at: "blocks")
+        }
         var pieces: [(image: PixImage, steps: [String], map: PhotoMap)] = []
         var steps: [String] = []
         if blocks.isEmpty {
@@ -148,20 +172,9 @@ public final class TesseractLabelReader: LabelReader {
         var all: [OCRWord] = []
         var timedOut = false
         var lineBase = 0
-        // Blocks of a scene are read with the Latin-script model alone when it is there.
-        let reader: TesseractEngine
-        var retry = retryBelowConfidence > 0
-        if !blocks.isEmpty, let model = sceneModel {
-            if sceneEngine == nil {
-                // Without its word list: same reading, a quarter of the memory (see `TessData.withoutWordList`).
-                sceneEngine = try TesseractEngine(dataPath: dataPath, languages: [model], pageSegMode: Self.blockPageSegMode,
-                                                  model: TessData.withoutWordList(path: TessData.file(model, in: dataPath)))
-            }
-            reader = sceneEngine!
-            retry = false
-        } else {
-            reader = try firstEngine()
-        }
+        let scene = !blocks.isEmpty && sceneModel != nil
+        let reader = try engine(started!, scene: scene)
+        let retry = retryBelowConfidence > 0 && !scene
         for piece in pieces {
             let left = budgetMs - Int(Self.ms(prepared_at, DispatchTime.now()))
             guard left > 0 else { timedOut = true; break }
@@ -169,10 +182,12 @@ public final class TesseractLabelReader: LabelReader {
                                              budgetMs: left)
             var raw = first.words
             var cut = first.timedOut
-            let after = budgetMs - Int(Self.ms(prepared_at, DispatchTime.now()))
-            // A retry needs time to finish: with less than a second left, keep the first reading.
-            if retry, !cut, after >= 1_000 {
-                (raw, cut) = try retryUnsurePage(raw, in: piece.image, budgetMs: after)
+            if retry, !cut {
+                // A retry needs time to finish: with less than a second left (counted once the
+                // shared engine is ours), `retryUnsurePage` keeps the first reading.
+                (raw, cut) = try retryUnsurePage(raw, in: piece.image) { [budgetMs] in
+                    budgetMs - Int(Self.ms(prepared_at, DispatchTime.now()))
+                }
             }
             timedOut = timedOut || cut
             let width = piece.image.width, height = piece.image.height
@@ -195,11 +210,39 @@ public final class TesseractLabelReader: LabelReader {
         return result
     }
 
-    private func firstEngine() throws -> TesseractEngine {
+    /// The whole-photo engine, starting on its own thread unless it was started before.
+    private func startFirstEngine(at step: String) -> EngineStart {
         if let engine { return engine }
-        let e = try TesseractEngine(dataPath: dataPath, languages: firstPassLanguages, pageSegMode: pageSegMode)
+        let (path, languages, mode) = (dataPath, firstPassLanguages, pageSegMode)
+        let e = EngineStart { try TesseractEngine(dataPath: path, languages: languages, pageSegMode: mode) }
+        enginesStarted.append(languages.joined(separator: "+") + " at " + step)
         engine = e
         return e
+    }
+
+    /// The Latin-script engine for a scene's blocks, starting on its own thread unless it was started before.
+    private func startSceneEngine() -> EngineStart {
+        if let sceneEngine { return sceneEngine }
+        guard let model = sceneModel else { return startFirstEngine(at: "blocks") }
+        let path = dataPath
+        let e = EngineStart {
+            // Without its word list: same reading, a quarter of the memory (see `TessData.withoutWordList`).
+            try TesseractEngine(dataPath: path, languages: [model], pageSegMode: Self.blockPageSegMode,
+                                model: TessData.withoutWordList(path: TessData.file(model, in: path)))
+        }
+        enginesStarted.append(model + " at blocks")
+        sceneEngine = e
+        return e
+    }
+
+    /// Waits for a started engine; one that failed to start is forgotten, so the next photo tries again.
+    private func engine(_ start: EngineStart, scene: Bool) throws -> TesseractEngine {
+        do {
+            return try start.engine()
+        } catch {
+            if scene { sceneEngine = nil } else { engine = nil }
+            throw error
+        }
     }
 
     private func prepare(_ image: PixImage) throws -> PreprocessedImage {
@@ -220,7 +263,8 @@ public final class TesseractLabelReader: LabelReader {
         while twins.count < workers - 1 {
             guard let twin = try? TesseractLabelReader(
                 languages: requestedLanguages, dataPath: dataPath, options: options,
-                retryBelowConfidence: retryBelowConfidence, pageSegMode: pageSegMode, budgetMs: budgetMs) else { break }
+                retryBelowConfidence: retryBelowConfidence, pageSegMode: pageSegMode, budgetMs: budgetMs,
+                sharing: retryEngine) else { break }
             twins.append(twin)
         }
         for twin in twins { twin.keepsPreview = keepsPreview }
@@ -245,16 +289,20 @@ public final class TesseractLabelReader: LabelReader {
     /// mean is the cheap signal that the other models are worth their cost.
     /// (Re-reading only the unsure lines, one line at a time, measured worse:
     /// the single-line mode loses the page's context.)
+    ///
+    /// `budgetMs` tells the time left once the shared engine is free (nil: no limit); with
+    /// less than a second left the first reading is kept.
     func retryUnsurePage(_ words: [RecognizedWord], in image: PixImage,
-                         budgetMs: Int? = nil) throws -> (words: [RecognizedWord], timedOut: Bool) {
+                         budgetMs: (() -> Int)? = nil) throws -> (words: [RecognizedWord], timedOut: Bool) {
         let mean = Self.meanConfidence(words)
         guard mean < retryBelowConfidence else { return (words, false) }
-        if retryEngine == nil {
-            retryEngine = try TesseractEngine(dataPath: dataPath, languages: languages, pageSegMode: pageSegMode)
+        let again = try retryEngine.use { engine -> (words: [RecognizedWord], timedOut: Bool)? in
+            let left = budgetMs?()
+            if let left, left < 1_000 { return nil }
+            return try engine.recognize(image, budgetMs: left)
         }
-        let again = try retryEngine!.recognize(image, budgetMs: budgetMs)
         // A retry cut short is only a part of the page: keep the complete first reading.
-        if again.timedOut { return (words, false) }
+        guard let again, !again.timedOut else { return (words, false) }
         return (Self.meanConfidence(again.words) > mean ? again.words : words, false)
     }
 
@@ -301,5 +349,57 @@ private final class ResultSlots: @unchecked Sendable {
     var values: [Result<OCRResult, Error>] {
         lock.lock(); defer { lock.unlock() }
         return slots.map { $0 ?? .failure(OCRError.notRead) }
+    }
+}
+
+/// An engine starting on a thread of its own, so the caller can decode and preprocess the
+/// photo meanwhile. Whoever waits for it (`engine()`) is its one user from then on: the
+/// starting thread only builds it and hands it over.
+final class EngineStart: @unchecked Sendable {
+    private let done = DispatchGroup()
+    /// Written once by the starting thread before `done` is left; read only after waiting.
+    private var outcome: Result<TesseractEngine, Error> = .failure(OCRError.notRead)
+
+    init(_ start: @escaping @Sendable () throws -> TesseractEngine) {
+        done.enter()
+        let thread = Thread { [self] in
+            outcome = Result { try start() }
+            done.leave()
+        }
+        thread.start()
+    }
+
+    /// Waits until the engine has started; throws the error that stopped it.
+    func engine() throws -> TesseractEngine {
+        done.wait()
+        return try outcome.get()
+    }
+}
+
+/// One engine shared by several readers on several threads, one page at a time: the
+/// six-language retry engine (100+ MB) is needed for few pages, so the workers of a batch
+/// share one instead of holding one each. Started on first use.
+final class SharedEngine: @unchecked Sendable {
+    private let lock = NSLock()
+    private let start: () throws -> TesseractEngine
+    private var engine: TesseractEngine?
+    private var starts = 0
+
+    init(start: @escaping () throws -> TesseractEngine) { self.start = start }
+
+    /// Runs `body` with the engine, holding it (and starting it if needed) until `body` returns.
+    func use<T>(_ body: (TesseractEngine) throws -> T) throws -> T {
+        lock.lock(); defer { lock.unlock() }
+        if engine == nil {
+            engine = try start()
+            starts += 1
+        }
+        return try body(engine!)
+    }
+
+    /// How many times an engine was started (tests: once for a whole batch).
+    var startCount: Int {
+        lock.lock(); defer { lock.unlock() }
+        return starts
     }
 }

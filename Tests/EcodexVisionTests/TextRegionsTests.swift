@@ -57,3 +57,65 @@ import Testing
         #expect(throws: InputFileError.missing(path: "/nonexistent.jpg", role: .photo)) { try results[1].get() }
     }
 }
+
+/// Engines start on a thread of their own while the photo is decoded and preprocessed, and
+/// only the engine the photo needs: a crop's from its header, a frame's after the block search.
+@Suite struct EngineStartTests {
+    @Test func aCropStartsTheEnglishEngineFromItsHeaderAlone() throws {
+        let reader = try TesseractLabelReader()
+        let result = try reader.read(imageAt: Fixtures.real("irockel_image-5.jpg"))
+        #expect(result.text.contains("Red 40"))
+        #expect(reader.enginesStarted == ["eng at header"])
+        // The next photo reuses it.
+        _ = try reader.read(imageAt: Fixtures.real("irockel_image-0.jpg"))
+        #expect(reader.enginesStarted == ["eng at header"])
+    }
+
+    @Test(.enabled(if: TessData.latinScriptModel(in: TessData.folder(nil)) != nil, "needs the Latin-script model"))
+    func aPhoneFrameStartsOnlyTheSceneEngineAfterTheBlockSearch() throws {
+        let reader = try TesseractLabelReader()
+        let result = try reader.read(imageAt: TextRegionsTests.synth("g0586"))
+        #expect(result.steps.first?.hasPrefix("text blocks") == true, "\(result.steps)")
+        #expect(reader.enginesStarted == ["Latin at blocks"])
+    }
+
+    @Test func aBigLabelCropStartsTheEnglishEngineAfterTheBlockSearch() throws {
+        // 700 px and more but a crop (no blocks): English, decided once the blocks are known.
+        let reader = try TesseractLabelReader()
+        let result = try reader.read(imageAt: TextRegionsTests.synth("g0055"))
+        #expect(result.steps.first?.hasPrefix("text blocks") != true, "\(result.steps)")
+        #expect(reader.enginesStarted == ["eng at blocks"])
+    }
+
+    @Test func aPhotoThatFailsToDecodeLeavesNoEngineStarting() throws {
+        // A valid JPEG header over a damaged body: the engine started from the header is
+        // waited for before the error is thrown, so no thread is left inside Tesseract.
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: Fixtures.real("irockel_image-5.jpg")))
+        let cut = folder + "/cut.jpg"
+        try bytes.prefix(bytes.count / 3).write(to: URL(fileURLWithPath: cut))
+        let reader = try TesseractLabelReader()
+        #expect(throws: (any Error).self) { try reader.read(imageAt: cut) }
+        #expect(reader.enginesStarted == ["eng at header"])
+        // The engine is whole and reads the next photo.
+        #expect(try reader.read(imageAt: Fixtures.real("irockel_image-5.jpg")).text.contains("Red 40"))
+    }
+
+    /// A batch on two cores shares one six-language retry engine between its workers.
+    @Test(.enabled(if: TesseractLabelReader.installedLanguages().count > 1, "needs more than English"))
+    func workersShareOneRetryEngine() throws {
+        let reader = try TesseractLabelReader()
+        reader.parallelism = 2
+        // Unsure in English: each is re-read with all languages.
+        let unsure = Fixtures.real("dart_ingredients_coca_light_de.jpg")
+        let results = reader.read(imagesAt: [unsure, unsure, unsure])
+        #expect(results.allSatisfy { (try? $0.get()) != nil })
+        #expect(reader.twins.count == 1)
+        #expect(reader.twins.allSatisfy { $0.retryEngine === reader.retryEngine })
+        #expect(reader.retryEngine.startCount == 1)
+        // Both workers read the same page alike.
+        let texts = results.compactMap { try? $0.get().text }
+        #expect(Set(texts).count == 1)
+    }
+}

@@ -29,7 +29,10 @@ enum ImageLoader {
     enum Format: String { case jpeg, png, tiff, webp, bmp }
 
     /// Loads the image at `path`; throws an `ImageError` (or `InputFileError`), both `capture_error`s.
-    static func load(_ path: String) throws -> PixImage {
+    ///
+    /// `checked` is called with the header's width and height once they passed every check,
+    /// before any pixel is decoded (the decoded image may be smaller: big JPEGs are reduced).
+    static func load(_ path: String, checked: (_ width: Int, _ height: Int) -> Void = { _, _ in }) throws -> PixImage {
         LeptonicaQuiet.ensure()
         // A regular file only: a FIFO or a device named as a photo would block or never end.
         let (fd, fileBytes) = try InputFile.open(path, role: .photo)
@@ -62,6 +65,7 @@ enum ImageLoader {
         if format == .png, Int64(width) * Int64(height) / 1032 > fileBytes {
             throw ImageError.notAnImage(path: path, detail: "\(fileBytes) bytes cannot hold \(width)×\(height) PNG pixels")
         }
+        checked(width, height)
         let pix: PixImage?
         switch format {
         case .jpeg:
