@@ -113,6 +113,13 @@ import Testing
         #expect(fused.mentions.map(\.code.description) == ["E330"])
     }
 
+    @Test func theLeadFrameCountsAsASinglePhotoWould() {
+        let frames = [Self.frame([Self.mention("E407a", 0.5)]), Self.frame([]), Self.frame([Self.mention("E322", 0.4)])]
+        #expect(BurstFusion.fuse(frames, lead: 0).mentions.map(\.code.description) == ["E407a"])
+        #expect(BurstFusion.fuse(frames, lead: 2).mentions.map(\.code.description) == ["E322"])
+        #expect(BurstFusion.fuse(frames, lead: 1).mentions.isEmpty, "weak readings in other frames still need a second")
+    }
+
     @Test func parentAndChildAgreeAndTheSpecificCodeWins() {
         let fused = BurstFusion.fuse([Self.frame([Self.mention("E150", 0.6)]), Self.frame([Self.mention("E150d", 0.9, kind: .code)])])
         #expect(fused.mentions.map(\.code.description) == ["E150d"])
@@ -142,6 +149,22 @@ import Testing
         #expect(r.ocr?.frames == 3)
         #expect(r.ocr?.frame == "c.jpg", "the text shown is the surest frame's")
         #expect(r.input == "a.jpg (+2 frames)")
+    }
+
+    /// A burst finds at least what its best-read frame finds alone: a weak reading there
+    /// counts without a second frame.
+    @Test func aBurstFindsWhatItsBestFrameFindsAlone() throws {
+        let reader = FrameReader([
+            "a.jpg": ("Zutaten: Zucker, Salz", 50),
+            "b.jpg": ("Zutaten: Zucker, Citronensaure", 60),
+            "c.jpg": ("Zutaten: Zucker, PES", 45),
+        ])
+        let pipeline = try ScanPipeline(catalog: TestRecords.catalog, reader: reader)
+        let alone = try pipeline.scan(.image(path: "b.jpg"), options: ScanOptions())
+        #expect(alone.additives.map(\.code.description) == ["E330"])
+        let r = try pipeline.scanBurst(at: ["a.jpg", "b.jpg", "c.jpg"], options: ScanOptions())
+        #expect(r.additives.map(\.code.description) == ["E330"])
+        #expect(r.ocr?.frame == "b.jpg")
     }
 
     @Test func unreadableFramesAreSkippedWithANote() throws {

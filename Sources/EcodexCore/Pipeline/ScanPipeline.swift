@@ -116,7 +116,7 @@ public final class ScanPipeline {
     ///
     /// Each frame is read and parsed on its own; evidence is then fused per additive
     /// (`BurstFusion`): an additive seen in two frames counts, one seen in a single frame
-    /// counts only when that reading is sure. Frames that cannot be read are skipped with
+    /// counts when that reading is sure or that frame is the one read best. Frames that cannot be read are skipped with
     /// a warning; when none can be read, the first frame's error is thrown.
     public func scanBurst(at paths: [String], options: ScanOptions) throws -> ScanReport {
         guard let reader else { throw ScanError.ocrUnavailable }
@@ -137,7 +137,7 @@ public final class ScanPipeline {
         let t0 = Clock.now()
         let p = try parser()
         let parsed = readings.map { p.parse($0.ocr.text, words: $0.ocr.words) }
-        let fused = BurstFusion.fuse(parsed)
+        let fused = BurstFusion.fuse(parsed, lead: readings.firstIndex { $0.frame == best.frame })
         var report = try report(from: fused, input: paths.count == 1 ? first : "\(first) (+\(paths.count - 1) frames)",
                                 options: options)
         report.timingsMs.parse = Clock.between(t0, Clock.now()) - report.timingsMs.assess
