@@ -278,6 +278,14 @@ struct ParsingConventionTests {
         ("poudres à lever (carbonates acides d’ammonium et de sodium, acide citrique)", ["E503(ii)", "E500(ii)", "E330"]),
         ("Poudre de fleurage : talc et carbonate de calcium.", ["E553b", "E170(i)"]),
         ("acidity regulators: sodium and potassium citrates", ["E331", "E332"]),
+        // OCR merged or split thin letters (`cl` → `d`, `rn` → `m`, `li` → `h`), once alone or
+        // with one more slip; the second line as read on a real phone frame (real-dev 09820).
+        ("Süssungsmittel: Natriumcydamat", ["E952"]),
+        ("Süssungsmittel: Natriumeydamat; Maisstärke", ["E952"]),
+        ("Säureregulator: Natriurncitrat", ["E331"]),
+        ("emulsifier: sunflower lecitliin", ["E322"]),
+        // Not every merge is a slip: a word two edits away without a merge stays unread.
+        ("Natriumcyxxamat, Salz", []),
     ] as [(String, [String])])
     func shippedData(text: String, codes: [String]) {
         let got = Self.shipped.parse(text).mentions.map(\.code.description)

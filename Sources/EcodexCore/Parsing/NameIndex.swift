@@ -277,6 +277,70 @@ struct NameIndex: Sendable {
                 if found.count - first >= 8 { return }
             }
         }
+        if found.count == first, word.count >= Self.mergeSlipMinLength {
+            mergeSlipCandidates(word, into: &found, cache: &cache)
+        }
+    }
+
+    /// Shortest unknown word in which OCR may have merged or split letters.
+    static let mergeSlipMinLength = 8
+
+    /// Letter groups that OCR reads as one letter and back (`cl` as `d`, `rn` as `m`,
+    /// `li` as `h`, `ii` as `u`, `vv` as `w`): small print blurs the gap between two
+    /// thin letters, or splits one wide letter. Both directions, folded to capitals.
+    static let mergeSlips: [(from: [UInt32], to: [UInt32])] = {
+        let pairs = [("CL", "D"), ("RN", "M"), ("LI", "H"), ("II", "U"), ("VV", "W")]
+        return pairs.flatMap { a, b -> [(from: [UInt32], to: [UInt32])] in
+            let x = a.unicodeScalars.map(\.value), y = b.unicodeScalars.map(\.value)
+            return [(x, y), (y, x)]
+        }
+    }()
+
+    /// Known words that `word` spells once one merged or split letter group inside it is
+    /// undone (one edit: `Natriumcydamat` is `natriumcyclamat` with `cl` read as `d`), or within
+    /// one more plausible slip of that (two edits: `Natriumeydamat`, with `c` also read as `e`;
+    /// read so on a real phone frame of the development set).
+    /// Groups at the word's first or last letter are left alone, as for single edits.
+    func mergeSlipCandidates(_ word: ArraySlice<UInt32>, into found: inout [Int32], cache: inout FuzzyCache) {
+        let first = found.count
+        let t = tables
+        let b = word.startIndex, n = word.count
+        var variant: [UInt32] = []
+        for (from, to) in Self.mergeSlips {
+            var i = 1
+            while i + from.count <= n - 1 {
+                defer { i += 1 }
+                guard word[b + i] == from[0], from.count == 1 || word[b + i + 1] == from[1] else { continue }
+                variant.removeAll(keepingCapacity: true)
+                variant.append(contentsOf: word[b..<(b + i)])
+                variant.append(contentsOf: to)
+                variant.append(contentsOf: word[(b + i + from.count)...])
+                let exact = t.vocab.get(Token.hash(variant))
+                if exact >= 0 {
+                    if !found[first...].contains(exact) { found.append(exact) }
+                } else {
+                    cache.probes.removeAll(keepingCapacity: true)
+                    Self.deletionHashes(variant[...], into: &cache.probes, suffix: &cache.suffix)
+                    for p in cache.probes {
+                        let bucket = Int(p >> t.deletionShift)
+                        let tag = UInt32(truncatingIfNeeded: p)
+                        var posting = Int(t.deletionStart[bucket])
+                        while posting < Int(t.deletionStart[bucket + 1]) {
+                            defer { posting += 1 }
+                            guard t.deletionTag[posting] == tag else { continue }
+                            let w = t.deletionWord[posting]
+                            let k = t.word(w)
+                            let v = variant[...]
+                            if !found[first...].contains(-w - 1), EditDistance.isInternalEdit(k, v),
+                               EditDistance.withinOne(k, v), EditDistance.isPlausibleSlip(k, v) {
+                                found.append(-w - 1)
+                            }
+                        }
+                    }
+                }
+                if found.count - first >= 8 { return }
+            }
+        }
     }
 
     /// Length, first and last letter of a word, as one key.
