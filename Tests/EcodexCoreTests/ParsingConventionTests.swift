@@ -284,6 +284,11 @@ struct ParsingConventionTests {
         ("Süssungsmittel: Natriumeydamat; Maisstärke", ["E952"]),
         ("Säureregulator: Natriurncitrat", ["E331"]),
         ("emulsifier: sunflower lecitliin", ["E322"]),
+        // Fats qualified as saturated are the nutrition table, not E570; as a glazing agent they count.
+        ("Fett / Matières grasses 0 g, davon gesättigte Fettsäuren / dont acides gras saturés 0 g", []),
+        ("-davon gesättigte\nFettsãuren /dont acid\ngras saturés <09", []),
+        ("acidi grassi saturi 0,1 g", []),
+        ("glazing agent: fatty acids", ["E570"]),
         // Not every merge is a slip: a word two edits away without a merge stays unread.
         ("Natriumcyxxamat, Salz", []),
     ] as [(String, [String])])

@@ -373,6 +373,10 @@ struct ParseSession {
                    !(item(first).map { $0.directContext || sameFunction(best.code, $0) } ?? false),
                    amongNutrients[i] || !joinedToAdditive(i, merged, amongNutrients) { continue }
                 if best.contextOnly && !best.isCode && inNutritionDeclaration(best.tokens) { continue }
+                // `gesättigte Fettsäuren`, `acides gras saturés`: a name qualified as saturated
+                // is a line of the nutrition table, whatever the name's own marks.
+                if !best.isCode && inNutritionDeclaration(best.tokens, window: Self.saturationWindow,
+                                                          words: Self.saturationWords) { continue }
                 if best.needsContext && !context && !neighbourIsCode(best) { continue }
                 if !best.isCode, !ocrNameHolds(best) { continue }
             }
@@ -471,26 +475,32 @@ struct ParseSession {
                                            "NAHRWERT", "NUTRITION"]
     /// How many words on either side of a name are searched for a nutrition word.
     static let nutritionWindow = 6
+    /// The nutrition words that qualify fats as saturated or unsaturated: no additive name is.
+    static let saturationWords: [String] = ["GESATTIGT", "UNGESATTIGT", "SATURATE", "SATURE", "INSATURE", "SATURI",
+                                            "INSATURI", "SATURADO", "INSATURADO", "VERZADIGD", "ONVERZADIGD"]
+    /// How many words on either side of a name are searched for a saturation word.
+    static let saturationWindow = 2
 
     /// Whether a name sits in a nutrition table: a nutrition word within a few words of it.
     /// Names that are also nutrients (`Fettsäuren`, `acides gras`, `vitamin C`) are context-only;
     /// on a photo a class word read nearby must not make the table's line an additive.
-    private func inNutritionDeclaration(_ range: Range<Int>) -> Bool {
+    private func inNutritionDeclaration(_ range: Range<Int>, window: Int = nutritionWindow,
+                                        words nutritionWords: [String] = nutritionWords) -> Bool {
         func isNutrition(_ k: Int) -> Bool {
             let t = tokens[k]
             guard t.kind == .word, t.length >= 4 else { return false }
             let w = String(String.UnicodeScalarView(norm.scalars[Int(t.start)..<Int(t.end)].compactMap(Unicode.Scalar.init)))
-            return Self.nutritionWords.contains { w.hasPrefix($0) }
+            return nutritionWords.contains { w.hasPrefix($0) }
         }
         var words = 0
         var k = range.lowerBound - 1
-        while k >= 0, words < Self.nutritionWindow {
+        while k >= 0, words < window {
             if tokens[k].kind == .word { words += 1; if isNutrition(k) { return true } }
             k -= 1
         }
         words = 0
         k = range.upperBound
-        while k < tokens.count, words < Self.nutritionWindow {
+        while k < tokens.count, words < window {
             if tokens[k].kind == .word { words += 1; if isNutrition(k) { return true } }
             k += 1
         }
