@@ -105,7 +105,10 @@ import Testing
     /// A batch on two cores shares one six-language retry engine between its workers.
     @Test(.enabled(if: TesseractLabelReader.installedLanguages().count > 1, "needs more than English"))
     func workersShareOneRetryEngine() throws {
-        let reader = try TesseractLabelReader()
+        // A budget no loaded machine reaches: with under a second left a worker keeps its first
+        // reading instead of the retry (by design), and the two texts below differ (seen beside
+        // a benchmark on both cores).
+        let reader = try TesseractLabelReader(languages: nil, dataPath: nil, options: PreprocessOptions(), budgetMs: 120_000)
         reader.parallelism = 2
         // Unsure in English: each is re-read with all languages.
         let unsure = Fixtures.real("dart_ingredients_coca_light_de.jpg")
@@ -117,5 +120,61 @@ import Testing
         // Both workers read the same page alike.
         let texts = results.compactMap { try? $0.get().text }
         #expect(Set(texts).count == 1)
+    }
+}
+
+/// Clutter around a label: blobs that stand alone, against letters in rows.
+@Suite struct TextRowsTests {
+    typealias Box = (x: Int, y: Int, w: Int, h: Int)
+
+    @Test func lettersInARowStayAndSpecksGo() {
+        // A row of five letters, a pair at the end of nothing, and scattered specks.
+        let row: [Box] = (0..<5).map { (x: 100 + $0 * 8, y: 50, w: 6, h: 8) }
+        let pair: [Box] = [(x: 300, y: 300, w: 6, h: 8), (x: 308, y: 300, w: 6, h: 8)]
+        let specks: [Box] = [(x: 10, y: 10, w: 5, h: 7), (x: 500, y: 40, w: 4, h: 9), (x: 200, y: 400, w: 3, h: 20)]
+        let kept = TextRegions.inTextRows(row + pair + specks)
+        #expect(kept.count == 5)
+        #expect(kept.allSatisfy { $0.y == 50 })
+    }
+
+    @Test func aRowNeedsLevelLettersOfOneSize() {
+        // Staircase (each a full height lower) and alternating giant/small: not rows.
+        let stairs: [Box] = (0..<5).map { (x: 100 + $0 * 8, y: 50 + $0 * 8, w: 6, h: 8) }
+        let mixed: [Box] = (0..<5).map { (x: 100 + $0 * 30, y: 300, w: 6, h: $0 % 2 == 0 ? 8 : 25) }
+        #expect(TextRegions.inTextRows(stairs).isEmpty)
+        #expect(TextRegions.inTextRows(mixed).isEmpty)
+    }
+
+    /// A frame whose clutter joins everything into one block over most of it: the row
+    /// filter finds the label's text block instead of reading the whole frame.
+    @Test func clutterThatJoinsTheFrameIsLookedThrough() throws {
+        let w = 720, h = 1280
+        var bytes = [UInt8](repeating: 0, count: w * h)
+        // A busy scene: dark left half, light right half.
+        for y in 0..<h { for x in 0..<w { bytes[y * w + x] = x < w / 2 ? 90 : 190 } }
+        func fill(_ b: Box, _ v: UInt8) {
+            for y in max(0, b.y)..<min(h, b.y + b.h) { for x in max(0, b.x)..<min(w, b.x + b.w) { bytes[y * w + x] = v } }
+        }
+        var random = SplitMix64(seed: 2026)
+        // Specks of any size, dark on the light half and light on the dark half.
+        for _ in 0..<1600 {
+            let b: Box = (x: Int(random.next() % UInt64(w)), y: Int(random.next() % UInt64(h)),
+                          w: 2 + Int(random.next() % 8), h: 3 + Int(random.next() % 22))
+            fill(b, b.x < w / 2 ? 170 : 40)
+        }
+        // The label: paper with 14 rows of small letters.
+        let label: Box = (x: 380, y: 560, w: 300, h: 230)
+        fill(label, 235)
+        for r in 0..<14 {
+            for c in 0..<34 { fill((x: label.x + 10 + c * 8, y: label.y + 10 + r * 15, w: 5, h: 7), 30) }
+        }
+        let pix = try PixImage.gray(bytes, width: w, height: h)
+        var plain = TextRegions.Settings()
+        plain.lineNeighbours = false
+        #expect(TextRegions.find(pix, settings: plain).isEmpty, "without the row filter the frame is one block, read whole")
+        let blocks = TextRegions.find(pix)
+        let hit = try #require(blocks.first { $0.x <= label.x + 20 && $0.x + $0.width >= label.x + label.w - 20 })
+        #expect(hit.y <= label.y + 20 && hit.y + hit.height >= label.y + label.h - 30, "\(blocks)")
+        #expect(hit.width * hit.height < 3 * label.w * label.h, "the block stays near the label: \(blocks)")
     }
 }
