@@ -288,6 +288,11 @@ struct ParsingConventionTests {
         ("Fett / Matières grasses 0 g, davon gesättigte Fettsäuren / dont acides gras saturés 0 g", []),
         ("-davon gesättigte\nFettsãuren /dont acid\ngras saturés <09", []),
         ("acidi grassi saturi 0,1 g", []),
+        // Read with slips in small print (real phone frames); `nature` is not `saturé`.
+        ("davon gesditigte Fettsduren 0 g", []),
+        ("Überzugsmittel: gesdttigte Fettsäuren", []),
+        ("agent d'enrobage : acides gras satorés", []),
+        ("Yaourt nature, lécithine de soja", ["E322"]),
         ("glazing agent: fatty acids", ["E570"]),
         // Not every merge is a slip: a word two edits away without a merge stays unread.
         ("Natriumcyxxamat, Salz", []),

@@ -25,6 +25,24 @@ enum EditDistance {
         return m > n ? tailsEqual(i + 1, i) : tailsEqual(i, i + 1)
     }
 
+    /// Levenshtein distance between `x` and `y`, or `limit + 1` once it is sure to exceed `limit`.
+    static func bounded(_ x: [UInt32], _ y: [UInt32], limit: Int) -> Int {
+        if abs(x.count - y.count) > limit { return limit + 1 }
+        var previous = Array(0...y.count)
+        var current = [Int](repeating: 0, count: y.count + 1)
+        for i in 1...max(1, x.count) where !x.isEmpty {
+            current[0] = i
+            var rowMin = current[0]
+            for j in 1...max(1, y.count) where !y.isEmpty {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
+                rowMin = min(rowMin, current[j])
+            }
+            if rowMin > limit { return limit + 1 }
+            swap(&previous, &current)
+        }
+        return min(previous[y.count], limit + 1)
+    }
+
     /// Whether `x` and `y` share their first and last letters, so any edit between them is inside the word.
     static func isInternalEdit(_ x: UnsafeBufferPointer<UInt32>, _ y: ArraySlice<UInt32>) -> Bool {
         guard let xf = x.first, let xl = x.last, let yf = y.first, let yl = y.last else { return false }

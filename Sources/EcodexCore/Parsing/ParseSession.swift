@@ -376,7 +376,7 @@ struct ParseSession {
                 // `gesättigte Fettsäuren`, `acides gras saturés`: a name qualified as saturated
                 // is a line of the nutrition table, whatever the name's own marks.
                 if !best.isCode && inNutritionDeclaration(best.tokens, window: Self.saturationWindow,
-                                                          words: Self.saturationWords) { continue }
+                                                          is: Self.isSaturationWord) { continue }
                 if best.needsContext && !context && !neighbourIsCode(best) { continue }
                 if !best.isCode, !ocrNameHolds(best) { continue }
             }
@@ -481,16 +481,34 @@ struct ParseSession {
     /// How many words on either side of a name are searched for a saturation word.
     static let saturationWindow = 2
 
+    /// A saturation word (folded) as small print reads: one of `saturationWords` or longer, or
+    /// the German `gesättigte` within two slips (`gesdttigte`, `gesditigte` on real phone
+    /// frames), or a Romance form within one slip after its `SAT` (`satares`, `satori`).
+    /// `NATURE` is not one: the `SAT` must be read.
+    static func isSaturationWord(_ w: String) -> Bool {
+        if saturationWords.contains(where: { w.hasPrefix($0) }) { return true }
+        let v = Array(w.unicodeScalars.map(\.value))
+        for form in ["GESATTIGTE", "UNGESATTIGTE"] {
+            let f = Array(form.unicodeScalars.map(\.value))
+            if v.count >= f.count - 1, EditDistance.bounded(Array(v.prefix(f.count)), f, limit: 2) <= 2 { return true }
+        }
+        guard v.count >= 5, w.hasPrefix("SAT") else { return false }
+        for form in ["SATURES", "SATURE", "SATURI", "SATURATED", "SATURADOS", "SATURADAS"] {
+            let f = Array(form.unicodeScalars.map(\.value))
+            if abs(v.count - f.count) <= 1, EditDistance.bounded(v, f, limit: 1) <= 1 { return true }
+        }
+        return false
+    }
+
     /// Whether a name sits in a nutrition table: a nutrition word within a few words of it.
     /// Names that are also nutrients (`Fettsäuren`, `acides gras`, `vitamin C`) are context-only;
     /// on a photo a class word read nearby must not make the table's line an additive.
     private func inNutritionDeclaration(_ range: Range<Int>, window: Int = nutritionWindow,
-                                        words nutritionWords: [String] = nutritionWords) -> Bool {
+                                        is word: (String) -> Bool = { w in nutritionWords.contains { w.hasPrefix($0) } }) -> Bool {
         func isNutrition(_ k: Int) -> Bool {
             let t = tokens[k]
             guard t.kind == .word, t.length >= 4 else { return false }
-            let w = String(String.UnicodeScalarView(norm.scalars[Int(t.start)..<Int(t.end)].compactMap(Unicode.Scalar.init)))
-            return nutritionWords.contains { w.hasPrefix($0) }
+            return word(String(String.UnicodeScalarView(norm.scalars[Int(t.start)..<Int(t.end)].compactMap(Unicode.Scalar.init))))
         }
         var words = 0
         var k = range.lowerBound - 1
