@@ -246,29 +246,9 @@ struct NameIndex: Sendable {
     /// Known words within one edit (substitution, insertion, deletion or adjacent swap) of `word`.
     func fuzzyCandidates(_ word: ArraySlice<UInt32>, into found: inout [Int32], cache: inout FuzzyCache) {
         guard word.count >= Self.fuzzyMinLength - 1, word.count <= 40 else { return }
-        cache.probes.removeAll(keepingCapacity: true)
-        Self.deletionHashes(word, into: &cache.probes, suffix: &cache.suffix)
         let first = found.count
         let t = tables
-        for p in cache.probes {
-            let b = Int(p >> t.deletionShift)
-            let tag = UInt32(truncatingIfNeeded: p)
-            var posting = Int(t.deletionStart[b])
-            let end = Int(t.deletionStart[b + 1])
-            while posting < end {
-                defer { posting += 1 }
-                guard t.deletionTag[posting] == tag else { continue }
-                let w = t.deletionWord[posting]
-                // Edits at a word's first or last letter make other words (`pectinas` / `pectinase`,
-                // `carbonates` / `carbonated`, `cólico` / `fólico`), not OCR slips.
-                let k = t.word(w)
-                if !found[first...].contains(w), EditDistance.isInternalEdit(k, word),
-                   EditDistance.withinOne(k, word), EditDistance.isPlausibleSlip(k, word) {
-                    found.append(w)
-                    if found.count - first >= 8 { return }
-                }
-            }
-        }
+        if oneSlipWords(of: word, into: &found, since: first, cache: &cache, encode: { $0 }) { return }
         // No word one edit away: a long word may carry two shape slips. Such candidates go in as
         // `-(id + 1)`, so the walk charges them two edits.
         if found.count == first, word.count >= Self.twoSlipMinLength, let bucket = t.longBucket(Self.endsKey(word)) {
@@ -280,6 +260,35 @@ struct NameIndex: Sendable {
         if found.count == first, word.count >= Self.mergeSlipMinLength {
             mergeSlipCandidates(word, into: &found, cache: &cache)
         }
+    }
+
+    /// Appends (as `encode(id)`) the known words one plausible slip from `word`, not at its first
+    /// or last letter, skipping those already appended since `since`; true once 8 are there.
+    /// Edits at a word's first or last letter make other words (`pectinas` / `pectinase`,
+    /// `carbonates` / `carbonated`, `cólico` / `fólico`), not OCR slips.
+    private func oneSlipWords(of word: ArraySlice<UInt32>, into found: inout [Int32], since first: Int,
+                              cache: inout FuzzyCache, encode: (Int32) -> Int32) -> Bool {
+        let t = tables
+        cache.probes.removeAll(keepingCapacity: true)
+        Self.deletionHashes(word, into: &cache.probes, suffix: &cache.suffix)
+        for p in cache.probes {
+            let b = Int(p >> t.deletionShift)
+            let tag = UInt32(truncatingIfNeeded: p)
+            var posting = Int(t.deletionStart[b])
+            let end = Int(t.deletionStart[b + 1])
+            while posting < end {
+                defer { posting += 1 }
+                guard t.deletionTag[posting] == tag else { continue }
+                let w = t.deletionWord[posting]
+                let k = t.word(w)
+                if !found[first...].contains(encode(w)), EditDistance.isInternalEdit(k, word),
+                   EditDistance.withinOne(k, word), EditDistance.isPlausibleSlip(k, word) {
+                    found.append(encode(w))
+                    if found.count - first >= 8 { return true }
+                }
+            }
+        }
+        return false
     }
 
     /// Shortest unknown word in which OCR may have merged or split letters.
@@ -318,25 +327,8 @@ struct NameIndex: Sendable {
                 let exact = t.vocab.get(Token.hash(variant))
                 if exact >= 0 {
                     if !found[first...].contains(exact) { found.append(exact) }
-                } else {
-                    cache.probes.removeAll(keepingCapacity: true)
-                    Self.deletionHashes(variant[...], into: &cache.probes, suffix: &cache.suffix)
-                    for p in cache.probes {
-                        let bucket = Int(p >> t.deletionShift)
-                        let tag = UInt32(truncatingIfNeeded: p)
-                        var posting = Int(t.deletionStart[bucket])
-                        while posting < Int(t.deletionStart[bucket + 1]) {
-                            defer { posting += 1 }
-                            guard t.deletionTag[posting] == tag else { continue }
-                            let w = t.deletionWord[posting]
-                            let k = t.word(w)
-                            let v = variant[...]
-                            if !found[first...].contains(-w - 1), EditDistance.isInternalEdit(k, v),
-                               EditDistance.withinOne(k, v), EditDistance.isPlausibleSlip(k, v) {
-                                found.append(-w - 1)
-                            }
-                        }
-                    }
+                } else if oneSlipWords(of: variant[...], into: &found, since: first, cache: &cache, encode: { -$0 - 1 }) {
+                    return
                 }
                 if found.count - first >= 8 { return }
             }

@@ -488,17 +488,15 @@ struct ParseSession {
     static func isSaturationWord(_ w: String) -> Bool {
         if saturationWords.contains(where: { w.hasPrefix($0) }) { return true }
         let v = Array(w.unicodeScalars.map(\.value))
-        for form in ["GESATTIGTE", "UNGESATTIGTE"] {
-            let f = Array(form.unicodeScalars.map(\.value))
-            if v.count >= f.count - 1, EditDistance.bounded(Array(v.prefix(f.count)), f, limit: 2) <= 2 { return true }
+        for f in germanSaturation where v.count >= f.count - 1 {
+            if EditDistance.bounded(Array(v.prefix(f.count)), f, limit: 2) <= 2 { return true }
         }
         guard v.count >= 5, w.hasPrefix("SAT") else { return false }
-        for form in ["SATURES", "SATURE", "SATURI", "SATURATED", "SATURADOS", "SATURADAS"] {
-            let f = Array(form.unicodeScalars.map(\.value))
-            if abs(v.count - f.count) <= 1, EditDistance.bounded(v, f, limit: 1) <= 1 { return true }
-        }
-        return false
+        return romanceSaturation.contains { abs(v.count - $0.count) <= 1 && EditDistance.bounded(v, $0, limit: 1) <= 1 }
     }
+    private static let germanSaturation = ["GESATTIGTE", "UNGESATTIGTE"].map { Array($0.unicodeScalars.map(\.value)) }
+    private static let romanceSaturation = ["SATURES", "SATURE", "SATURI", "SATURATED", "SATURADOS", "SATURADAS"]
+        .map { Array($0.unicodeScalars.map(\.value)) }
 
     /// Whether a name sits in a nutrition table: a nutrition word within a few words of it.
     /// Names that are also nutrients (`Fettsäuren`, `acides gras`, `vitamin C`) are context-only;
