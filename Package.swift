@@ -34,6 +34,9 @@ let package = Package(
         .systemLibrary(name: "CLeptonica", path: "Sources/CLeptonica"),
         .systemLibrary(name: "CZBar", path: "Sources/CZBar"),
         .systemLibrary(name: "CSQLite3", path: "Sources/CSQLite3"),
+        // Leptonica, Tesseract and ZBar are not linked: their functions are trampolines that
+        // this target fills in with dlopen on the first photo (see its vision_libs.c).
+        .target(name: "CVisionLibs", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .target(name: "EcodexCore", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .target(
@@ -43,7 +46,7 @@ let package = Package(
         ),
         // The gold-set bench (`scan bench`): truth files, scores, the baseline and the report.
         .target(name: "EcodexBench", dependencies: ["EcodexCore"]),
-        .target(name: "EcodexVision", dependencies: ["EcodexCore", "CTesseract", "CLeptonica", "CZBar"]),
+        .target(name: "EcodexVision", dependencies: ["EcodexCore", "CTesseract", "CLeptonica", "CZBar", "CVisionLibs"]),
         // The only target that links the network stack: one HTTP GET with the download rules,
         // the Open Food Facts client and the pack fetcher.
         .target(name: "EcodexOnline", dependencies: ["EcodexCore"]),

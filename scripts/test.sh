@@ -5,9 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-# Tesseract's OpenMP runtime is 3-8x slower on small machines without this;
-# the scan binary sets it for itself, the test process must have it up front.
-export OMP_THREAD_LIMIT=1
+# OMP_THREAD_LIMIT is not set here: the code that loads Tesseract sets it (to 1) in the
+# test process and in `scan` alike, and VisionLibrariesTests checks that it did.
 swift test "$@"
 # The Dask driver end to end (scripts/distributed/test_driver.py): two local workers, one
 # killed part-way, over 200 gold-set photos; about 3 minutes on 2 cores. Only for the whole

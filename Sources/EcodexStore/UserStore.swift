@@ -137,13 +137,24 @@ public final class UserStore: @unchecked Sendable {
 
     // MARK: - Scan history
 
-    /// Saves one scan's result and returns its history id.
-    ///
-    /// `json` is the rendered JSON result (`JSONRenderer.render`); its `input`
+    /// Saves one scan's result and returns its history id. The stored JSON result is the
+    /// report rendered with its `input` replaced by the privacy-safe label the row keeps.
+    public func recordScan(_ report: ScanReport, at time: Date = Date()) throws -> Int64 {
+        var labelled = report
+        labelled.input = UserStore.inputLabel(for: report).0
+        // Rendered once with the label (was: rendered, parsed back and rendered again, a
+        // fifth of `scan text`'s time).
+        return try insert(report, stored: JSONRenderer.render(labelled), at: time)
+    }
+
+    /// Saves one scan's result given as rendered JSON (`JSONRenderer.render`); its `input`
     /// field is replaced by the same privacy-safe label the history row keeps.
     public func recordScan(_ report: ScanReport, json: String, at time: Date = Date()) throws -> Int64 {
+        try insert(report, stored: UserStore.replacingInput(in: json, with: UserStore.inputLabel(for: report).0), at: time)
+    }
+
+    private func insert(_ report: ScanReport, stored: String, at time: Date) throws -> Int64 {
         let (label, kind) = UserStore.inputLabel(for: report)
-        let stored = try UserStore.replacingInput(in: json, with: label)
         let summary = report.summary
         return try withConnection { try UserStore.retryingBusy { try db.transaction {
             try db.cached("""

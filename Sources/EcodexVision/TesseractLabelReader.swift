@@ -17,8 +17,8 @@ import Foundation
 /// Word boxes are in the pixel coordinates of the preprocessed image (after
 /// any rescale and deskew listed in `OCRResult.steps`), not of the original photo.
 ///
-/// Recognition is much faster when `OMP_THREAD_LIMIT=1` is in the
-/// environment before the process starts (see DESIGN "Facts about the platform").
+/// Recognition is much faster with `OMP_THREAD_LIMIT=1`; loading Tesseract sets it unless
+/// the environment already does (`VisionLibraries`, DESIGN "Facts about the platform").
 public final class TesseractLabelReader: LabelReader {
     /// Every language the reader may use, e.g. `["eng", "deu"]`; the first pass uses `firstPassLanguages`.
     public let languages: [String]

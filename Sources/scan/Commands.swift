@@ -240,7 +240,7 @@ enum Wiring {
     static func remember(_ report: ScanReport, history: UserStore?) {
         guard let history else { return }
         do {
-            _ = try history.recordScan(report, json: JSONRenderer.render(report))
+            _ = try history.recordScan(report)
         } catch {
             let message = Failure.message(of: error)
             FileHandle.standardError.write(Data("scan: note: this result was not saved to history: \(message)\n".utf8))

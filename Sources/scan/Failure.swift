@@ -169,6 +169,7 @@ enum Failure {
     static func words(_ e: OCRError) -> (String, Advice?) {
         switch e {
         case .engineFailed: ("The OCR engine could not start. Try again, or type the ingredients.", nil)
+        case .librariesMissing: ("The photo reader is not installed. You can type the ingredients instead.", .installOCR)
         case .languageDataFailed(let languages, let folder, _):
             ("The OCR engine could not load language data '\(languages)' from \(folder). Reinstall it, or choose other languages.", .installOCR)
         case .noLanguageData(let folder):

@@ -13,6 +13,7 @@ struct PackCommand: ParsableCommand {
 
     struct Build: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "build",
             abstract: "Validate packs/base and write the built pack (by default, the base pack shipped with scan), or an unsigned update with --update.")
         @Option(help: "Pack source folder.") var source = "packs/base"
         @Option(help: "Where to write the built pack.") var output = "Sources/EcodexStore/Resources/base-pack.json"
@@ -52,6 +53,7 @@ struct PackCommand: ParsableCommand {
 
     struct Keygen: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "keygen",
             abstract: "Make a publisher signing key. The private key file is readable by you only; keep it out of the repository.")
         @Option(help: "Who holds the key (shown when a pack is verified).") var owner: String
         @Option(help: "Where to write the private key file (must not exist).") var out: String
@@ -77,6 +79,7 @@ struct PackCommand: ParsableCommand {
 
     struct Sign: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "sign",
             abstract: "Add your signature to a pack update (after reviewing its changes). Two different trusted keys must sign.")
         @Argument(help: "The pack file; signed in place unless --output is given.") var file: String
         @Option(help: "Your private key file (from `scan pack keygen`).") var key: String
@@ -99,7 +102,7 @@ struct PackCommand: ParsableCommand {
     }
 
     struct Verify: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Check a pack's signatures, checksum and records without installing it.")
+        static let configuration = CommandConfiguration(commandName: "verify", abstract: "Check a pack's signatures, checksum and records without installing it.")
         @Argument(help: "The pack file or URL.") var file: String
         @OptionGroup var trust: TrustOptions
 
@@ -116,6 +119,7 @@ struct PackCommand: ParsableCommand {
 
     struct Apply: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "apply",
             abstract: "Verify and install a signed pack update (a file, a file:// or https:// URL, or a folder of .pack files).")
         @Argument(help: "The pack file, URL or folder.") var source: String
         @Option(help: "Folder for the additive store.") var dataDir: String?
@@ -145,7 +149,7 @@ struct PackCommand: ParsableCommand {
     }
 
     struct Rollback: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Put back the additive data as it was before the last update.")
+        static let configuration = CommandConfiguration(commandName: "rollback", abstract: "Put back the additive data as it was before the last update.")
         @Option(help: "Folder for the additive store.") var dataDir: String?
 
         func run() throws {
@@ -156,6 +160,7 @@ struct PackCommand: ParsableCommand {
 
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "status",
             abstract: "The installed data version, pack version per region, last update, rollback and pending updates.")
         @Option(help: "Folder for the additive store.") var dataDir: String?
         @Option(help: "Output format: text or json.") var format: OutputFormat = .text
@@ -195,6 +200,7 @@ struct PackCommand: ParsableCommand {
 
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "validate",
             abstract: "Check every record in packs/base and print coverage, including the share of real label mentions with a rule per region.")
         @Option(help: "Pack source folder.") var source = "packs/base"
         @Option(help: "Ingredient texts to measure rule coverage on: JSON Lines with a \"text\" field (Open Food Facts data, ODbL).")

@@ -14,7 +14,7 @@ struct PrefsCommand: ParsableCommand {
     static var url: URL { PreferencesFile.defaultURL(environment: ProcessInfo.processInfo.environment) }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the saved preferences.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Print the saved preferences.")
         func run() throws {
             let prefs = try PrefsCommand.load()
             print("# \(PrefsCommand.url.path)")
@@ -24,6 +24,7 @@ struct PrefsCommand: ParsableCommand {
 
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "set",
             abstract: "Save one preference: region EU, diet vegan,halal, avoid sulphites, strict_diet yes, child yes, online yes, update-server https://…, telemetry yes.")
         @Argument(help: "One of: region, diet, avoid, strict_diet, child, online, update-server, telemetry.") var key: String
         @Argument(help: "The value; lists are comma-separated; `none` or `auto` clears.") var value: String
@@ -36,7 +37,7 @@ struct PrefsCommand: ParsableCommand {
     }
 
     struct Reset: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Forget all saved preferences.")
+        static let configuration = CommandConfiguration(commandName: "reset", abstract: "Forget all saved preferences.")
         func run() throws {
             try? FileManager.default.removeItem(at: PrefsCommand.url)
             print("Preferences cleared.")

@@ -19,6 +19,7 @@ struct ProductsCommand: ParsableCommand {
 
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Import an Open Food Facts export (JSON Lines, or the tab-separated CSV) for offline barcode lookups.",
             discussion: """
                 The file is streamed: millions of products import with flat memory. Only each product's
@@ -56,7 +57,7 @@ struct ProductsCommand: ParsableCommand {
     }
 
     struct Status: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show the product sources and what each holds.")
+        static let configuration = CommandConfiguration(commandName: "status", abstract: "Show the product sources and what each holds.")
 
         @Option(help: "Output format: text or json.")
         var format: OutputFormat = .text

@@ -22,7 +22,6 @@ struct Scan: ParsableCommand {
     )
 
     static func main() {
-        OpenMP.limitThreadsOrReexec()
         do {
             var command = try parseAsRoot()
             Telemetry.noticeOnFirstInteractiveRun()
@@ -50,26 +49,4 @@ struct Scan: ParsableCommand {
         }
         return words
     }()
-}
-
-enum OpenMP {
-    /// Tesseract's OpenMP build starts a thread team for every LSTM step, which
-    /// makes recognition 3–8× slower on small machines. libgomp reads
-    /// OMP_THREAD_LIMIT only when it loads, before any of our code runs, so the
-    /// only fix from inside is to set it and exec ourselves once. Commands that
-    /// never run OCR skip this.
-    static func limitThreadsOrReexec() {
-        guard getenv("OMP_THREAD_LIMIT") == nil else { return }
-        let args = CommandLine.arguments
-        let noOCR: Set<String> = [
-            "text", "code", "lookup", "barcode", "products", "history", "prefs", "store", "pack", "update",
-            "advice", "help", "--help", "-h", "--version",
-        ]
-        if args.count > 1, noOCR.contains(args[1]) { return }
-        setenv("OMP_THREAD_LIMIT", "1", 1)
-        var cArgs = args.map { strdup($0) }
-        cArgs.append(nil)
-        execv("/proc/self/exe", cArgs)
-        // execv only returns on failure: carry on, just slower.
-    }
 }

@@ -57,7 +57,7 @@ struct HistoryCommand: ParsableCommand {
     )
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List recent results, newest first.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List recent results, newest first.")
         @Option(help: "How many to list.") var limit = 20
         @Option(help: "Folder for the store and history.") var dataDir: String?
         func run() throws {
@@ -72,7 +72,7 @@ struct HistoryCommand: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one past result again.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one past result again.")
         @Argument(help: "The number from `scan history`.") var id: Int64
         @Option(help: "Output format: text or json.") var format: OutputFormat = .text
         @Option(help: "Folder for the store and history.") var dataDir: String?
@@ -92,7 +92,7 @@ struct HistoryCommand: ParsableCommand {
     }
 
     struct Clear: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete all saved results.")
+        static let configuration = CommandConfiguration(commandName: "clear", abstract: "Delete all saved results.")
         @Option(help: "Folder for the store and history.") var dataDir: String?
         func run() throws {
             try withStoreErrors { try UserStore(location: Wiring.location(dataDir)).clearHistory() }
@@ -105,6 +105,7 @@ extension HistoryCommand {
     /// `scan history reset`: what a damaged history file's message tells the shopper to run.
     struct Reset: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "reset",
             abstract: "Set the history file aside (kept as user.sqlite.damaged-TIME) and start a new one.")
         @Option(help: "Folder for the store and history.") var dataDir: String?
         func run() throws {
@@ -126,7 +127,7 @@ struct StoreCommand: ParsableCommand {
     )
 
     struct Status: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Where the store is and which data and pack versions it holds.")
+        static let configuration = CommandConfiguration(commandName: "status", abstract: "Where the store is and which data and pack versions it holds.")
         @Option(help: "Folder for the store.") var dataDir: String?
         func run() throws {
             let store = try withStoreErrors { try Wiring.openStore(dataDir: dataDir) }
@@ -138,7 +139,7 @@ struct StoreCommand: ParsableCommand {
     }
 
     struct Check: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Check the store file for damage.")
+        static let configuration = CommandConfiguration(commandName: "check", abstract: "Check the store file for damage.")
         @Option(help: "Folder for the store.") var dataDir: String?
         func run() throws {
             let store = try withStoreErrors { try Wiring.openStore(dataDir: dataDir) }
@@ -151,6 +152,7 @@ struct StoreCommand: ParsableCommand {
 
     struct Rebuild: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "rebuild",
             abstract: "Rebuild the additive store from the pack shipped with Ecodex. History and preferences are kept.")
         @Option(help: "Folder for the store.") var dataDir: String?
         func run() throws {

@@ -77,7 +77,7 @@ struct TelemetryCommand: ParsableCommand {
     )
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print whether telemetry is on and exactly what is queued.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Print whether telemetry is on and exactly what is queued.")
         func run() throws {
             let prefs = try PrefsCommand.load()
             let queue = TelemetryQueue(location: Wiring.location(nil))
@@ -100,7 +100,7 @@ struct TelemetryCommand: ParsableCommand {
     }
 
     struct Notice: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the privacy notice.")
+        static let configuration = CommandConfiguration(commandName: "notice", abstract: "Print the privacy notice.")
         func run() throws { print(Telemetry.notice) }
     }
 }

@@ -105,9 +105,13 @@ import Testing
         let scratch = try Fixtures.Scratch()
         let store = try UserStore(location: scratch.location)
         let r = report(input: input)
-        let id = try store.recordScan(r, json: JSONRenderer.render(r))
+        // The command line's way (rendered once with the label) and from rendered JSON store the same.
+        let id = try store.recordScan(r)
+        let fromJSON = try #require(try store.historyEntry(id: store.recordScan(r, json: JSONRenderer.render(r))))
         let entry = try #require(try store.historyEntry(id: id))
         #expect(entry.input == label)
+        #expect(entry.json == fromJSON.json)
+        #expect(entry.json.contains(#""input":"\#(label)""#))
         if label == "text" { #expect(!entry.json.contains("Sugar") && !entry.json.contains("Zucker")) }
         let raw = try Data(contentsOf: scratch.location.userPath)
         #expect(raw.range(of: Data("glucose syrup".utf8)) == nil)

@@ -4,7 +4,7 @@ import Testing
 @testable import EcodexVision
 
 /// OCR on real label photos from goldset/real, against the installed Tesseract.
-/// Run with `OMP_THREAD_LIMIT=1` in the environment, or recognition is several times slower.
+/// (Loading Tesseract sets `OMP_THREAD_LIMIT=1` unless the environment sets it: see `VisionLibraries`.)
 @Suite struct TesseractLabelReaderTests {
     let reader: TesseractLabelReader
 

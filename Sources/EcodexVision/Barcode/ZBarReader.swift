@@ -9,10 +9,11 @@ internal import CZBar
 /// each enabled decoder costs time on every scan line. Results are
 /// de-duplicated and every code's check digit is verified again here.
 public final class ZBarReader: BarcodeReader {
-    private let scanner: ZBarScanner
+    /// Nil when the vision libraries cannot load: `barcodes(inImageAt:)` then says why.
+    private let scanner: ZBarScanner?
 
     public init() {
-        scanner = ZBarScanner()
+        scanner = (try? VisionLibraries.ensure()) == nil ? nil : ZBarScanner()
     }
 
     /// The barcodes in the image at `path`, in the order ZBar found them.
@@ -20,6 +21,8 @@ public final class ZBarReader: BarcodeReader {
     /// Throws a `capture_error` when the file is missing or not a readable
     /// image; an image without a barcode returns an empty array.
     public func barcodes(inImageAt path: String) throws -> [Barcode] {
+        try VisionLibraries.ensure()
+        guard let scanner else { return [] }  // unreachable: ensure() threw
         let gray = try toGray(ImageLoader.load(path))
         var found = scanner.scan(gray)
         // ZBar's scan lines are horizontal and vertical, so a code turned by

@@ -33,6 +33,7 @@ enum ImageLoader {
     /// `checked` is called with the header's width and height once they passed every check,
     /// before any pixel is decoded (the decoded image may be smaller: big JPEGs are reduced).
     static func load(_ path: String, checked: (_ width: Int, _ height: Int) -> Void = { _, _ in }) throws -> PixImage {
+        try VisionLibraries.ensure()
         LeptonicaQuiet.ensure()
         // A regular file only: a FIFO or a device named as a photo would block or never end.
         let (fd, fileBytes) = try InputFile.open(path, role: .photo)

@@ -4,6 +4,9 @@ import EcodexCore
 public enum OCRError: ClassifiedError, Equatable {
     /// Tesseract could not be created at all.
     case engineFailed(detail: String)
+    /// Leptonica, Tesseract or ZBar is not installed (or too old): they are loaded when a
+    /// photo is first read, not when `scan` starts.
+    case librariesMissing(detail: String)
     /// Tesseract could not load `languages` (joined with `+`) from `folder`.
     case languageDataFailed(languages: String, folder: String, code: Int32)
     /// No language was asked for or found in `folder`.
@@ -20,6 +23,7 @@ public enum OCRError: ClassifiedError, Equatable {
     public var description: String {
         switch self {
         case .engineFailed(let detail): "engine: \(detail)"
+        case .librariesMissing(let detail): detail
         case .languageDataFailed(let languages, let folder, let code): "TessBaseAPIInit2(\(languages), \(folder)) returned \(code)"
         case .noLanguageData(let folder): "no language data in \(folder)"
         case .languageMissing(let language, let folder): "searched \(folder)/\(language).traineddata"

@@ -25,6 +25,7 @@ final class TesseractEngine {
     /// With `model`, the engine starts from those bytes (one model, named by `languages`)
     /// instead of reading the files in `dataPath`.
     init(dataPath: String, languages: [String], pageSegMode: Int32, model: [UInt8]? = nil) throws {
+        try VisionLibraries.ensure()
         guard let handle = TessBaseAPICreate() else {
             throw OCRError.engineFailed(detail: "TessBaseAPICreate returned NULL")
         }

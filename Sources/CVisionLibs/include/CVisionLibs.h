@@ -1,0 +1,14 @@
+#ifndef ECODEX_CVISIONLIBS_H
+#define ECODEX_CVISIONLIBS_H
+
+#include <stddef.h>
+
+/// Loads Leptonica, Tesseract and ZBar (dlopen) and resolves every function EcodexVision
+/// calls; safe to call from any thread, any number of times (the work happens once).
+/// Before Tesseract loads, OMP_THREAD_LIMIT is set to 1 unless the environment already
+/// sets it: libgomp reads it only when it loads.
+/// Returns 0 when all of them are ready; otherwise non-zero, with a one-line reason
+/// (the library or function that is missing) in `reason`.
+int ecx_vision_load(char *reason, size_t reason_size);
+
+#endif

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+/// What `scan` loads before it does anything (issue 15: typed text in 50 ms, codes in 40).
+/// Leptonica, Tesseract and ZBar (and the ~60 libraries they pull in) are loaded when a photo
+/// or barcode is first read, never for typed text or codes.
+@Suite struct StartupTests {
+    let scan = ScanBinary()
+
+    /// The shared libraries the dynamic loader reported opening (`LD_DEBUG=files`).
+    private func loaded(_ arguments: [String]) throws -> (ScanBinary.Run, String) {
+        let run = try scan.run(arguments, environment: ["LD_DEBUG": "files"])
+        let opened = run.stderr.split(separator: "\n").filter { $0.contains("file=") }.joined(separator: "\n")
+        return (run, opened)
+    }
+
+    @Test func typedTextAndCodesNeverLoadTheOCRLibraries() throws {
+        for arguments in [["code", "E120"], ["text", "Sugar, colours: E102, E129, citric acid"], ["lookup", "tartrazine"]] {
+            let (run, opened) = try loaded(arguments)
+            #expect(run.status == 0, "\(arguments): \(run.stdout)")
+            #expect(opened.contains("libsqlite3"), "LD_DEBUG reported nothing: \(arguments)")
+            for library in ["libtesseract", "liblept", "libzbar", "libgomp"] {
+                #expect(!opened.contains(library), "\(arguments) loaded \(library)")
+            }
+        }
+        // A photo does load them, once it is read.
+        let (photo, opened) = try loaded([ScanBinary.path("samples/candy-label.jpg"), "--format", "json"])
+        #expect(photo.status == 0)
+        #expect(opened.contains("libtesseract") && opened.contains("liblept"))
+        #expect((photo.jsonLines().first?["additives"] as? [Any])?.isEmpty == false)
+    }
+
+    /// Without Tesseract a photo gets an `ocr_error` a shopper can act on (the program used
+    /// not to start at all), and typed text still works. Tesseract is hidden in a private
+    /// mount namespace; skipped where one cannot be made (not root, no namespaces).
+    @Test func withoutTesseractPhotosFailClearlyAndTextStillWorks() throws {
+        guard let library = ["/usr/lib/x86_64-linux-gnu/libtesseract.so.5", "/usr/lib/aarch64-linux-gnu/libtesseract.so.5",
+                             "/usr/lib/libtesseract.so.5"].first(where: FileManager.default.fileExists),
+              FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return }
+        let hide = ["/usr/bin/unshare", "-m", "--", "/bin/sh", "-c",
+                    "mount --bind /dev/null \(library) 2>/dev/null || exit 99; exec \"$0\" \"$@\""]
+        let photo = try scan.run([ScanBinary.path("samples/candy-label.jpg"), "--format", "json"], wrapper: hide)
+        guard photo.status != 99, !photo.stderr.contains("unshare:") else { return }
+        #expect(photo.status == 11, "\(photo.stdout) \(photo.stderr)")
+        let error = photo.jsonLines().first?["error"] as? [String: Any]
+        #expect(error?["class"] as? String == "ocr_error")
+        #expect((error?["message"] as? String)?.contains("not installed") == true, "\(String(describing: error))")
+        let text = try scan.run(["text", "colour: E102", "--format", "json"], wrapper: hide)
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect((text.jsonLines().first?["additives"] as? [[String: Any]])?.first?["code"] as? String == "E102")
+    }
+}
