@@ -4,7 +4,7 @@ import PackageDescription
 // Who imports what (see README "Modules"):
 // EcodexCore is pure Swift and links no C library; EcodexStore owns SQLite (and zlib, for its records),
 // EcodexVision owns Leptonica, Tesseract and ZBar; EcodexOnline is the only one that
-// links the network stack; `scan` only wires them.
+// uses the network stack (libcurl, loaded on first use); `scan` only wires them.
 let package = Package(
     name: "Ecodex",
     platforms: [.macOS(.v13)],
@@ -49,7 +49,9 @@ let package = Package(
         .target(name: "EcodexVision", dependencies: ["EcodexCore", "CTesseract", "CLeptonica", "CZBar", "CVisionLibs"]),
         // The only target that links the network stack: one HTTP GET with the download rules,
         // the Open Food Facts client and the pack fetcher.
-        .target(name: "EcodexOnline", dependencies: ["EcodexCore"]),
+        .target(name: "EcodexOnline", dependencies: ["EcodexCore", "CNetLibs"]),
+        // libcurl, loaded with dlopen on the first request (no FoundationNetworking: see its net_libs.c).
+        .target(name: "CNetLibs", linkerSettings: [.linkedLibrary("dl")]),
         .executableTarget(
             name: "scan",
             dependencies: [

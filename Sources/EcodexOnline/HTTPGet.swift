@@ -1,11 +1,9 @@
-import Dispatch
+internal import CNetLibs
 import EcodexCore
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
-/// The one HTTP GET Ecodex makes. It owns the rules every download follows:
+/// The one HTTP GET Ecodex makes. It owns the rules every download follows (the bytes move
+/// through libcurl, loaded on the first request: `Sources/CNetLibs`):
 ///
 /// - **Where**: `https`, or plain `http` only to this computer (127.0.0.1, ::1,
 ///   localhost) for tests and local mirrors. A redirect must obey the same rule as the
@@ -99,177 +97,80 @@ public enum HTTPGet {
 
     private static func send(_ url: URL, method: String, body: Data?, limits: Limits,
                              headers: [String: String]) -> Result<Response, Failure> {
-        // The clock starts before the session is made: setting up counts against the limit too.
-        let until = DispatchTime.now() + limits.seconds
+        // One clock for the whole exchange: every redirect's request gets only what is left.
+        let until = ContinuousClock.now + .milliseconds(Int64(limits.seconds * 1000))
         guard isAllowed(url) else { return .failure(.refusedAddress(URLText.redacted(url.absoluteString))) }
-        let config = URLSessionConfiguration.ephemeral
-        config.timeoutIntervalForRequest = limits.seconds
-        config.timeoutIntervalForResource = limits.seconds
-        config.httpCookieAcceptPolicy = .never
-        config.httpShouldSetCookies = false
-        config.httpCookieStorage = nil
-        config.urlCredentialStorage = nil
-        config.urlCache = nil
-        config.requestCachePolicy = .reloadIgnoringLocalCacheData
-        config.httpMaximumConnectionsPerHost = 1
-        let transfer = Transfer(origin: url, limits: limits)
-        let session = URLSession(configuration: config, delegate: transfer, delegateQueue: nil)
-        // Tearing down can wait on libcurl (a body still streaming in): never on the caller's time.
-        let cleanup = Cleanup(session: session)
-        defer { DispatchQueue.global().async { cleanup.run() } }
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: limits.seconds)
-        request.httpMethod = method
-        request.httpBody = body
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let task = session.dataTask(with: request)
-        cleanup.task = task
-        task.resume()
-        if transfer.done.wait(timeout: until) == .timedOut {
-            return .failure(.timedOut(seconds: limits.seconds))
+        let lines = headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+        var current = url, method = method, body = body, redirects = 0
+        while true {
+            let left = until - ContinuousClock.now
+            let leftMs = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
+            guard leftMs > 0 else { return .failure(.timedOut(seconds: limits.seconds)) }
+            let answer: Transfer.Answer
+            switch Transfer.run(current, method: method, body: body, headers: lines, maxBytes: limits.bytes, timeoutMs: leftMs) {
+            case .success(let a): answer = a
+            case .failure(.timedOut): return .failure(.timedOut(seconds: limits.seconds))
+            case .failure(let failure): return .failure(failure)
+            }
+            guard (300...399).contains(answer.status) else {
+                return .success(Response(status: answer.status, body: answer.body, retryAfter: answer.retryAfter))
+            }
+            // A redirect: followed here, by the rules above, never by libcurl.
+            guard let next = answer.location.flatMap(URL.init(string:)) else {
+                return .failure(.refusedRedirect(from: URLText.redacted(current.absoluteString), to: "?"))
+            }
+            redirects += 1
+            if redirects > limits.redirects { return .failure(.tooManyRedirects(limits.redirects)) }
+            guard mayRedirect(from: current, to: next) else {
+                return .failure(.refusedRedirect(from: URLText.redacted(current.absoluteString),
+                                                 to: URLText.redacted(next.absoluteString)))
+            }
+            // As browsers do: 301, 302 and 303 after a POST fetch the new address; 307 and 308 post again.
+            if method == "POST", [301, 302, 303].contains(answer.status) {
+                method = "GET"
+                body = nil
+            }
+            current = next
         }
-        return transfer.result()
     }
 }
 
-/// Cancels one GET's task and session, off the caller's thread.
-private final class Cleanup: @unchecked Sendable {
-    let session: URLSession
-    var task: URLSessionTask?
-    init(session: URLSession) {
-        self.session = session
-    }
-    func run() {
-        task?.cancel()
-        session.invalidateAndCancel()
-    }
-}
-
-/// One transfer: checks each redirect, counts the body as it streams, signals `done` when
-/// the task ends. The first rule broken is kept and reported instead of the task's error.
-private final class Transfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    let limits: HTTPGet.Limits
-    let done = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var current: URL
-    private var redirects = 0
-    private var data = Data()
-    private var status = 0
-    private var retryAfter: TimeInterval?
-    private var broken: HTTPGet.Failure?
-    private var error: Error?
-
-    init(origin: URL, limits: HTTPGet.Limits) {
-        current = origin
-        self.limits = limits
+/// One request and its answer through libcurl (`ecx_http_send`), without following redirects.
+private enum Transfer {
+    struct Answer {
+        var status: Int
+        var body: Data
+        var retryAfter: TimeInterval?
+        /// Where a 3xx points, absolute.
+        var location: String?
     }
 
-    /// For tests: a pause between recording a broken rule and answering URLSession, to widen
-    /// the window in which a caller woken too early would cancel the task.
-    nonisolated(unsafe) static var pauseBeforeAnswering: TimeInterval = 0
-
-    /// Records the first broken rule; true when this call broke it first. The delegate then
-    /// answers URLSession's completion handler (if it has one) and only then wakes the caller
-    /// (`wake`): the caller's cleanup cancels the task, and FoundationNetworking traps when a
-    /// task is cancelled while the answer to a redirect or response callback is still due.
-    /// The caller is still woken long before the task ends (cancelling can take long while
-    /// libcurl streams in), since the answer is already known.
-    private func breakRule(_ failure: HTTPGet.Failure) -> Bool {
-        data = Data()
-        guard broken == nil else { return false }
-        broken = failure
-        return true
-    }
-
-    private func wake(_ first: Bool) {
-        if first { done.signal() }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
-        lock.lock()
-        redirects += 1
-        var follow = false, first = false
-        if let next = request.url {
-            if redirects > limits.redirects {
-                first = breakRule(.tooManyRedirects(limits.redirects))
-            } else if !HTTPGet.mayRedirect(from: current, to: next) {
-                first = breakRule(.refusedRedirect(from: URLText.redacted(current.absoluteString),
-                                                  to: URLText.redacted(next.absoluteString)))
-            } else {
-                current = next
-                follow = true
+    static func run(_ url: URL, method: String, body: Data?, headers: [String], maxBytes: Int,
+                    timeoutMs: Int64) -> Result<Answer, HTTPGet.Failure> {
+        var answer = ecx_http_answer()
+        defer { ecx_http_free(&answer) }
+        let payload = [UInt8](body ?? Data())
+        let cHeaders = headers.map { strdup($0) }
+        defer { cHeaders.forEach { free($0) } }
+        let outcome = cHeaders.map { UnsafePointer($0) }.withUnsafeBufferPointer { list in
+            payload.withUnsafeBytes { bytes in
+                ecx_http_send(url.absoluteString, method, bytes.baseAddress, bytes.count, list.baseAddress, list.count,
+                              maxBytes, Int(timeoutMs), &answer)
             }
         }
-        lock.unlock()
-        if !follow, Self.pauseBeforeAnswering > 0 { Thread.sleep(forTimeInterval: Self.pauseBeforeAnswering) }
-        // nil ends the task with the 3xx as its answer (which `result()` never hands on); no
-        // cancel here: it would race the completion handler's own step on the task's queue.
-        completionHandler(follow ? request : nil)
-        wake(first)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
-        let http = response as? HTTPURLResponse
-        lock.lock()
-        status = http?.statusCode ?? 0
-        if let value = http?.value(forHTTPHeaderField: "Retry-After"),
-           let seconds = TimeInterval(value.trimmingCharacters(in: .whitespaces)) {
-            retryAfter = max(0, seconds)
+        func text<T>(_ field: inout T) -> String {
+            withUnsafeBytes(of: &field) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
         }
-        let first = response.expectedContentLength > Int64(limits.bytes) && breakRule(.tooLarge(limit: limits.bytes))
-        // A final answer that is still a redirect was one we refused to follow.
-        let refuse = broken != nil
-        lock.unlock()
-        completionHandler(refuse ? .cancel : .allow)
-        wake(first)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        lock.lock()
-        var cancel = broken != nil, first = false
-        if !cancel {
-            if self.data.count + data.count > limits.bytes {
-                first = breakRule(.tooLarge(limit: limits.bytes))
-                cancel = true
-            } else {
-                self.data.append(data)
-            }
+        switch Int(outcome) {
+        case Int(ECX_HTTP_DONE.rawValue):
+            let location = text(&answer.location)
+            let body = answer.body.map { Data(bytes: $0, count: answer.body_length) } ?? Data()
+            return .success(Answer(status: answer.status, body: body,
+                                   retryAfter: answer.retry_after >= 0 ? answer.retry_after : nil,
+                                   location: location.isEmpty ? nil : location))
+        case Int(ECX_HTTP_TOO_LARGE.rawValue): return .failure(.tooLarge(limit: maxBytes))
+        case Int(ECX_HTTP_TIMED_OUT.rawValue): return .failure(.timedOut(seconds: Double(timeoutMs) / 1000))
+        default: return .failure(.transport(text(&answer.error)))
         }
-        lock.unlock()
-        // No completion handler is due here: wake the caller first, since cancelling waits for
-        // the task's queue, which may be busy taking in the body.
-        wake(first)
-        if cancel { dataTask.cancel() }
     }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        lock.lock()
-        self.error = error
-        lock.unlock()
-        done.signal()
-    }
-
-    func result() -> Result<HTTPGet.Response, HTTPGet.Failure> {
-        lock.lock()
-        defer { lock.unlock() }
-        if let broken { return .failure(broken) }
-        if let error {
-            let ns = error as NSError
-            if ns.domain == NSURLErrorDomain && ns.code == NSURLErrorTimedOut { return .failure(.timedOut(seconds: limits.seconds)) }
-            if ns.domain == NSURLErrorDomain && ns.code == NSURLErrorHTTPTooManyRedirects {
-                return .failure(.tooManyRedirects(limits.redirects))
-            }
-            return .failure(.transport(ns.localizedDescription))
-        }
-        // A redirect we declined ends the task with the 3xx itself: never hand that on as an answer.
-        if (300...399).contains(status) { return .failure(.refusedRedirect(from: URLText.redacted(current.absoluteString), to: "?")) }
-        return .success(HTTPGet.Response(status: status, body: data, retryAfter: retryAfter))
-    }
-}
-
-/// For tests (`@testable import`): sets the pause a transfer takes between recording a broken
-/// rule and answering URLSession (`Transfer.pauseBeforeAnswering`).
-enum HTTPGetTransferHook {
-    static func pause(_ seconds: TimeInterval) { Transfer.pauseBeforeAnswering = seconds }
 }

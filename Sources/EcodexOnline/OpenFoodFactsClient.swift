@@ -1,8 +1,5 @@
 import EcodexCore
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Looks products up in the Open Food Facts product API (v2) over HTTPS.
 ///

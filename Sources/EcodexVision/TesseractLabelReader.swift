@@ -169,6 +169,10 @@ public final class TesseractLabelReader: LabelReader {
             }
         }
         let prepared_at = DispatchTime.now()
+        // Time spent waiting for the shared retry engine (while another photo of the batch held
+        // it, or while it started): not this photo's reading, so not taken from its budget (with it, a batch on two
+        // cores lost the retries of heavy photos that one core read in full).
+        var waitedMs = 0.0
         var all: [OCRWord] = []
         var timedOut = false
         var lineBase = 0
@@ -176,7 +180,7 @@ public final class TesseractLabelReader: LabelReader {
         let reader = try engine(started!, scene: scene)
         let retry = retryBelowConfidence > 0 && !scene
         for piece in pieces {
-            let left = budgetMs - Int(Self.ms(prepared_at, DispatchTime.now()))
+            let left = budgetMs - Int(Self.ms(prepared_at, DispatchTime.now()) - waitedMs)
             guard left > 0 else { timedOut = true; break }
             let first = try reader.recognize(piece.image, pageSegMode: blocks.isEmpty ? nil : Self.blockPageSegMode,
                                              budgetMs: left)
@@ -185,9 +189,9 @@ public final class TesseractLabelReader: LabelReader {
             if retry, !cut {
                 // A retry needs time to finish: with less than a second left (counted once the
                 // shared engine is ours), `retryUnsurePage` keeps the first reading.
-                (raw, cut) = try retryUnsurePage(raw, in: piece.image) { [budgetMs] in
-                    budgetMs - Int(Self.ms(prepared_at, DispatchTime.now()))
-                }
+                (raw, cut) = try retryUnsurePage(raw, in: piece.image, budgetMs: { [budgetMs] in
+                    budgetMs - Int(Self.ms(prepared_at, DispatchTime.now()) - waitedMs)
+                }, waited: { waitedMs += $0 })
             }
             timedOut = timedOut || cut
             let width = piece.image.width, height = piece.image.height
@@ -290,13 +294,16 @@ public final class TesseractLabelReader: LabelReader {
     /// (Re-reading only the unsure lines, one line at a time, measured worse:
     /// the single-line mode loses the page's context.)
     ///
-    /// `budgetMs` tells the time left once the shared engine is free (nil: no limit); with
-    /// less than a second left the first reading is kept.
-    func retryUnsurePage(_ words: [RecognizedWord], in image: PixImage,
-                         budgetMs: (() -> Int)? = nil) throws -> (words: [RecognizedWord], timedOut: Bool) {
+    /// `waited` is told how long the shared engine kept this page waiting (another photo of
+    /// the batch had it, or it was starting), before `budgetMs` tells the time left (nil: no limit); with less
+    /// than a second left the first reading is kept.
+    func retryUnsurePage(_ words: [RecognizedWord], in image: PixImage, budgetMs: (() -> Int)? = nil,
+                         waited: (Double) -> Void = { _ in }) throws -> (words: [RecognizedWord], timedOut: Bool) {
         let mean = Self.meanConfidence(words)
         guard mean < retryBelowConfidence else { return (words, false) }
+        let asked = DispatchTime.now()
         let again = try retryEngine.use { engine -> (words: [RecognizedWord], timedOut: Bool)? in
+            waited(Self.ms(asked, DispatchTime.now()))
             let left = budgetMs?()
             if let left, left < 1_000 { return nil }
             return try engine.recognize(image, budgetMs: left)

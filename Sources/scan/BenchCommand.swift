@@ -15,9 +15,9 @@ struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Measure accuracy and speed on the gold set: scan bench goldset/",
         discussion: """
-            Runs the real pipeline in this process with one OCR engine for all images, and the
+            Runs the real pipeline in this process, one OCR engine per core (--jobs), and the
             baseline (the bare tesseract CLI per image plus the plain E-number pattern) on the
-            same images. Prints a Markdown table; writes bench.json and bench.html to --out.
+            same images, as many at a time. Per-image CPU time is measured with --jobs 1 only. Prints a Markdown table; writes bench.json and bench.html to --out.
             Missing synthetic images are rendered first with goldset/generate.py (needs
             python3 and ImageMagick) unless --no-render is given.
             """
@@ -68,8 +68,15 @@ struct BenchCommand: ParsableCommand {
     @Flag(name: .customLong("no-real-dev"), help: "Skip the real development set (GOLDSET/real-dev, when its frames are extracted).")
     var noRealDev = false
 
+    @Option(help: "Images read at once, one OCR engine each (default: the cores, at most 4). 1 measures per-image CPU time.")
+    var jobs: Int?
+
+    /// `--jobs`, else the cores this process may use; between 1 and 4.
+    private var workers: Int { min(4, max(1, jobs ?? ProcessInfo.processInfo.activeProcessorCount)) }
+
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1.") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
         if let tier, !["moderate", "hard"].contains(tier) { throw ValidationError("--tier is moderate or hard.") }
     }
 
@@ -108,6 +115,7 @@ struct BenchCommand: ParsableCommand {
         do {
             let store = try Wiring.openStore(dataDir: dataDir ?? scratchStore)
             let reader = try TesseractLabelReader(languages: ocrLang.map { $0.split(separator: "+").map(String.init) })
+            reader.parallelism = workers
             scanner = try ScanPipeline(catalog: store, reader: reader)
         } catch {
             var o = Output(format: .text)
@@ -119,9 +127,21 @@ struct BenchCommand: ParsableCommand {
 
         let progress = Progress(total: items.count * (noBaseline ? 1 : 2))
         var ecodex: [ImageScore] = []
-        for item in items {
-            progress.step(item.file)
-            ecodex.append(measured(item) { try scanner.scan(.image(path: path(item)), options: ScanOptions()) })
+        if workers == 1 {
+            for item in items {
+                progress.step(item.file)
+                ecodex.append(measured(item) { try scanner.scan(.image(path: path(item)), options: ScanOptions()) })
+            }
+        } else {
+            // One engine per worker, as `scan a.jpg b.jpg …` reads them; an image's time is its
+            // own stages' (read on one core), with no CPU time (the process's is shared).
+            var next = 0
+            scanner.scanImages(at: items.map(path), options: ScanOptions(), chunk: 8 * workers) { _, result in
+                let item = items[next]
+                next += 1
+                progress.step(item.file)
+                ecodex.append(score(item, result, milliseconds: (try? result.get())?.timingsMs.total ?? 0, cpuMilliseconds: nil))
+            }
         }
         // Bursts: every frame of the same label at once, as `scan burst` reads them.
         var bursts: [ImageScore] = []
@@ -142,11 +162,18 @@ struct BenchCommand: ParsableCommand {
         if !noBaseline && tesseract == nil { warn("the tesseract CLI is not installed: no baseline") }
         if tesseract != nil {
             env["OMP_THREAD_LIMIT"] = "1"
-            baseline = items.map { item in
-                progress.step(item.file)
-                let (text, elapsed, error) = Baseline.read(path(item), environment: env)
-                return ImageScore(item: item, predicted: BaselineCodes.codes(in: text), milliseconds: elapsed, error: error)
+            // The CLI on as many images at a time as Ecodex had engines.
+            let slots = BaselineSlots(count: items.count)
+            let paths = items.map(path), cliItems = items, cliEnv = env
+            DispatchQueue.concurrentPerform(iterations: min(workers, items.count)) { _ in
+                while let i = slots.claim() {
+                    let (text, elapsed, error) = Baseline.read(paths[i], environment: cliEnv)
+                    slots.set(i, ImageScore(item: cliItems[i], predicted: BaselineCodes.codes(in: text), milliseconds: elapsed,
+                                            error: error))
+                }
             }
+            for item in items { progress.step(item.file) }
+            baseline = slots.values
         }
         progress.finish()
 
@@ -158,7 +185,7 @@ struct BenchCommand: ParsableCommand {
         if let tier { describe += ", \(tier == "hard" ? "hard" : "clean-to-moderate") tier" }
         if limit != nil || subset == .fast { describe += ", seed \(seed)" }
         let v = scanner.catalog.versions
-        var systems = ["Ecodex": "scan pipeline in process, one Tesseract engine (\(ocrLang ?? "installed label languages")), "
+        var systems = ["Ecodex": "scan pipeline in process, \(workers) Tesseract engine(s) (\(ocrLang ?? "installed label languages")), "
                        + "additive data \(v.dataVersion), pack \(v.packVersion)"]
         if let tesseract {
             systems["Baseline"] = "OMP_THREAD_LIMIT=1 tesseract IMG - -l eng (\(tesseract)) per image, then \\bE\\s*0*\\d{3}[A-Z]?\\b on upper-cased text"
@@ -167,7 +194,7 @@ struct BenchCommand: ParsableCommand {
             selection: describe, missing: missing.map(\.file), ecodex: ecodex, baseline: baseline,
             burst: bursts.isEmpty ? nil : bursts, systems: systems,
             peakMemoryMB: peak, startupMs: startupMs,
-            environment: ["cores": "\(ProcessInfo.processInfo.activeProcessorCount)",
+            environment: ["cores": "\(ProcessInfo.processInfo.activeProcessorCount)", "jobs": "\(workers)",
                           "OMP_THREAD_LIMIT": ProcessInfo.processInfo.environment["OMP_THREAD_LIMIT"] ?? "unset"])
 
         try write(report)
@@ -199,16 +226,21 @@ struct BenchCommand: ParsableCommand {
     /// result too (nothing found, with its error class and message).
     private func measured(_ item: GoldItem, _ scan: () throws -> ScanReport) -> ImageScore {
         let t0 = ContinuousClock().now, c0 = Self.cpuMs()
-        do {
-            let report = try scan()
+        let result = Result { try scan() }
+        return score(item, result, milliseconds: ms(ContinuousClock().now - t0), cpuMilliseconds: Self.cpuMs() - c0)
+    }
+
+    /// One image's score: a failed scan is a result too (nothing found, with its error class and message).
+    private func score(_ item: GoldItem, _ result: Result<ScanReport, Error>, milliseconds: Double,
+                       cpuMilliseconds: Double?) -> ImageScore {
+        switch result {
+        case .success(let report):
             // Unmatched codes count as reported: the shopper sees them too.
             let codes = Set(report.additives.map(\.code)).union(report.unmatched.compactMap(ECode.init))
-            return ImageScore(item: item, predicted: codes, milliseconds: ms(ContinuousClock().now - t0),
-                              cpuMilliseconds: Self.cpuMs() - c0)
-        } catch {
+            return ImageScore(item: item, predicted: codes, milliseconds: milliseconds, cpuMilliseconds: cpuMilliseconds)
+        case .failure(let error):
             let e = (error as? any ClassifiedError).map { "\($0.errorClass.rawValue): \(Failure.worded($0).message)" } ?? "\(error)"
-            return ImageScore(item: item, predicted: [], milliseconds: ms(ContinuousClock().now - t0),
-                              cpuMilliseconds: Self.cpuMs() - c0, error: e)
+            return ImageScore(item: item, predicted: [], milliseconds: milliseconds, cpuMilliseconds: cpuMilliseconds, error: e)
         }
     }
 
@@ -362,4 +394,20 @@ final class Progress {
     func finish() {
         if enabled { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     }
+}
+
+/// The baseline's results by image, filled by the workers that claim them in turn.
+private final class BaselineSlots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var nextIndex = 0
+    private var slots: [ImageScore?]
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    func claim() -> Int? {
+        lock.lock(); defer { lock.unlock() }
+        guard nextIndex < slots.count else { return nil }
+        nextIndex += 1
+        return nextIndex - 1
+    }
+    func set(_ i: Int, _ score: ImageScore) { lock.lock(); slots[i] = score; lock.unlock() }
+    var values: [ImageScore] { lock.lock(); defer { lock.unlock() }; return slots.map { $0! } }
 }

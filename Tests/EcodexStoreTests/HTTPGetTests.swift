@@ -20,21 +20,18 @@ import Testing
         #expect(elsewhere.hits("/x") == 0)
     }
 
-    /// A refused redirect must leave URLSession's redirect callback to finish before the task
-    /// is cancelled: waking the caller first let its cleanup cancel the task while the callback
-    /// was still due, and FoundationNetworking trapped ("Received callback for HTTP
-    /// redirection, but we're not waiting for it"), killing `scan` (seen once in the suite on
-    /// a loaded machine). A pause before the delegate answers widens that window to 0.3 s.
-    @Test(.serialized, arguments: [0.3, 0]) func refusedRedirectsNeverTrap(pause: TimeInterval) throws {
-        HTTPGetTransferHook.pause(pause)
-        defer { HTTPGetTransferHook.pause(0) }
+    /// Refused redirects and redirect loops, 320 of them from 8 threads at once, all end as
+    /// refusals. (With URLSession a refused redirect could trap in FoundationNetworking when the
+    /// task was cancelled while its redirect callback was still due; redirects are now followed
+    /// by HTTPGet itself, one plain request at a time.)
+    @Test func refusedRedirectsFromManyThreadsAllEndAsRefusals() throws {
         let server = try ProductTestServer(routes: ["/out": [.redirect("http://127.0.0.2:9/x")]], maxConnections: 1_000)
         defer { server.stop() }
         server.set("/loop", [.redirect(server.baseURL + "/loop")])
         let refused = URL(string: server.baseURL + "/out")!, loop = URL(string: server.baseURL + "/loop")!
         let failures = Counter()
-        DispatchQueue.concurrentPerform(iterations: pause > 0 ? 2 : 8) { worker in
-            for i in 0..<(pause > 0 ? 2 : 40) {
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            for i in 0..<40 {
                 let result = HTTPGet.get((worker + i) % 2 == 0 ? refused : loop,
                                          limits: HTTPGet.Limits(bytes: 1 << 20, seconds: 10, redirects: 1))
                 switch result {

@@ -30,6 +30,9 @@ import Testing
 
         let data = try Data(contentsOf: out.appendingPathComponent("bench.json"))
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        // Read with one engine per core (`--jobs`, default the cores), as the README's whole-set time is.
+        let cores = min(4, ProcessInfo.processInfo.activeProcessorCount)
+        #expect((json["environment"] as? [String: String])?["jobs"] == String(cores), "\(json["environment"] ?? "")")
         let ecodex = try #require(json["ecodex"] as? [String: Any])
         let moderate = try #require(ecodex["moderate"] as? [String: Any])
         let f1 = ratio(moderate["codes"], .f1), recall = ratio(moderate["codes"], .recall)
@@ -43,6 +46,8 @@ import Testing
     @Test func badOptionsAreUsageErrors() throws {
         let run = try ScanBinary().run(["bench", ScanBinary.path("goldset"), "--limit", "0"])
         #expect(run.status == 64)
+        let noWorkers = try ScanBinary().run(["bench", ScanBinary.path("goldset"), "--jobs", "0"])
+        #expect(noWorkers.status == 64 && noWorkers.stderr.contains("--jobs"), "\(noWorkers.stderr)")
         let missing = try ScanBinary().run(["bench", "/nonexistent-goldset"])
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("truth"))

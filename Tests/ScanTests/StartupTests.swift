@@ -19,7 +19,7 @@ import Testing
             let (run, opened) = try loaded(arguments)
             #expect(run.status == 0, "\(arguments): \(run.stdout)")
             #expect(opened.contains("libsqlite3"), "LD_DEBUG reported nothing: \(arguments)")
-            for library in ["libtesseract", "liblept", "libzbar", "libgomp"] {
+            for library in ["libtesseract", "liblept", "libzbar", "libgomp", "libcurl", "libFoundationNetworking"] {
                 #expect(!opened.contains(library), "\(arguments) loaded \(library)")
             }
         }
