@@ -63,6 +63,23 @@ import Testing
         #expect(Self.codes(text, confidence: nil).isEmpty, "\(text)")
     }
 
+    /// A code spelled in single digits set apart, read unsure (`℮ 250 g` with its `g` misread
+    /// as `S`, real frame 07440), needs its class word or a code beside it; typed or read surely
+    /// it counts as before.
+    @Test(arguments: [
+        // text, word confidence (nil: typed), expected codes
+        ("Margarine 80% E 2 5 0 S Zutaten: Sheabutter", 50.0 as Double?, [String]()),
+        ("Margarine 80% E 2 5 0 S Zutaten: Sheabutter", 95.0, ["E250"]),
+        ("Margarine 80% E 2 5 0 S Zutaten: Sheabutter", nil, ["E250"]),
+        ("Konservierungsstoff: E 2 5 0, Salz", 50.0, ["E250"]),
+        ("Farbstoffe: E 1 0 2, E 1 2 9", 50.0, ["E102", "E129"]),
+        // Codes in one piece are not affected.
+        ("Margarine 80% E250 Zutaten: Sheabutter", 50.0, ["E250"]),
+    ])
+    func spelledOutCodesFromUnsureWordsNeedContext(_ text: String, _ confidence: Double?, _ expected: [String]) {
+        #expect(Self.codes(text, confidence: confidence) == expected, "\(text) at \(confidence.map { "\($0)" } ?? "typed")")
+    }
+
     @Test func codesBesideQuantitiesStillCount() {
         #expect(Self.codes("Farbstoff: E 170, 250 g", confidence: nil) == ["E170"])
         #expect(Self.codes("E160a, 180 ml", confidence: nil) == ["E160a"])

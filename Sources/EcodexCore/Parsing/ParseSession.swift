@@ -308,12 +308,21 @@ struct ParseSession {
                 if !h.needsContext, sure >= Self.sureConfidence { noteUnmatched(h.code) }
                 continue
             }
-            candidates.append(Candidate(code: h.code, tokens: h.tokens, kind: h.kind, needsContext: h.needsContext,
-                                        isCode: true))
+            candidates.append(Candidate(code: h.code, tokens: h.tokens, kind: h.kind,
+                                        needsContext: h.needsContext || spelledOutUnsure(h.tokens), isCode: true))
         }
         candidates += nameHits.filter { n in !n.tokens.contains(where: { consumed[$0] }) }
         candidates.sort { $0.tokens.lowerBound < $1.tokens.lowerBound }
         return candidates
+    }
+
+    /// A code spelled in single digits set apart (`E 2 5 0`) from unsure OCR words: on a photo
+    /// that is as often the net quantity (`℮ 250 g`, its `g` misread) or stray marks as a code,
+    /// so it counts only after its class word or beside another code. Typed text and surely
+    /// read words are not affected.
+    private func spelledOutUnsure(_ span: Range<Int>) -> Bool {
+        guard let ocr, !ocr.isEmpty, span.filter({ tokens[$0].isDigits && tokens[$0].length == 1 }).count >= 2 else { return false }
+        return (ocr.mean(over: byteRange(span)) ?? 1) < Self.sureConfidence
     }
 
     /// Merges `citric acid (E330)`, `E330 (citric acid)` and `acide citrique E-330` into one candidate.
