@@ -2,9 +2,9 @@
 """Whole-process timings of `scan` as a shopper runs it, against the bare `tesseract` CLI.
 
 Runs each command N times, interleaved (scan, CLI, scan, CLI, ...) so both see the same load,
-and prints medians, the ratio scan / CLI and peak memory (maxrss of the process, re-exec
-included). `scan` runs as a user runs it (no OMP_THREAD_LIMIT in its environment, so its own
-re-exec is counted); the CLI gets OMP_THREAD_LIMIT=1, its fair setting on this machine.
+and prints medians, the ratio scan / CLI and peak memory (maxrss of the process). `scan` runs
+as a user runs it (no OMP_THREAD_LIMIT in its environment: it sets it itself before loading
+Tesseract); the CLI gets OMP_THREAD_LIMIT=1, its fair setting on this machine.
 
     swift build -c release --product scan
     scripts/bench_process.py [--runs 7] [--scan .build/release/scan] [--skip-batch]
