@@ -274,15 +274,10 @@ public final class TesseractLabelReader: LabelReader {
         for twin in twins { twin.keepsPreview = keepsPreview }
         // Each reader is used by exactly one worker thread.
         nonisolated(unsafe) let readers: [TesseractLabelReader] = [self] + twins
-        let results = ResultSlots(count: paths.count)
         // Each worker takes the next unread photo, so a slow photo does not hold up the rest.
-        DispatchQueue.concurrentPerform(iterations: readers.count) { w in
-            let reader = readers[w]
-            while let i = results.claim() {
-                results.set(i, Result { try reader.read(imageAt: paths[i]) })
-            }
+        return ParallelWork.map(count: paths.count, workers: readers.count) { w, i in
+            Result { try readers[w].read(imageAt: paths[i]) }
         }
-        return results.values
     }
 
     /// Re-reads the page with all languages when the first pass was unsure,
@@ -329,33 +324,6 @@ public final class TesseractLabelReader: LabelReader {
 
     static func ms(_ a: DispatchTime, _ b: DispatchTime) -> Double {
         Double(b.uptimeNanoseconds - a.uptimeNanoseconds) / 1_000_000
-    }
-}
-
-/// Work handed out to parallel readers and their results, behind one lock.
-private final class ResultSlots: @unchecked Sendable {
-    private let lock = NSLock()
-    private var next = 0
-    private var slots: [Result<OCRResult, Error>?]
-
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    /// The index of the next photo nobody has taken, or nil when all are taken.
-    func claim() -> Int? {
-        lock.lock(); defer { lock.unlock() }
-        guard next < slots.count else { return nil }
-        next += 1
-        return next - 1
-    }
-
-    func set(_ i: Int, _ r: Result<OCRResult, Error>) {
-        lock.lock(); defer { lock.unlock() }
-        slots[i] = r
-    }
-
-    var values: [Result<OCRResult, Error>] {
-        lock.lock(); defer { lock.unlock() }
-        return slots.map { $0 ?? .failure(OCRError.notRead) }
     }
 }
 

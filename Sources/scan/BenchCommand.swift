@@ -163,17 +163,12 @@ struct BenchCommand: ParsableCommand {
         if tesseract != nil {
             env["OMP_THREAD_LIMIT"] = "1"
             // The CLI on as many images at a time as Ecodex had engines.
-            let slots = BaselineSlots(count: items.count)
             let paths = items.map(path), cliItems = items, cliEnv = env
-            DispatchQueue.concurrentPerform(iterations: min(workers, items.count)) { _ in
-                while let i = slots.claim() {
-                    let (text, elapsed, error) = Baseline.read(paths[i], environment: cliEnv)
-                    slots.set(i, ImageScore(item: cliItems[i], predicted: BaselineCodes.codes(in: text), milliseconds: elapsed,
-                                            error: error))
-                }
+            baseline = ParallelWork.map(count: items.count, workers: workers) { _, i in
+                let (text, elapsed, error) = Baseline.read(paths[i], environment: cliEnv)
+                return ImageScore(item: cliItems[i], predicted: BaselineCodes.codes(in: text), milliseconds: elapsed, error: error)
             }
             for item in items { progress.step(item.file) }
-            baseline = slots.values
         }
         progress.finish()
 
@@ -394,20 +389,4 @@ final class Progress {
     func finish() {
         if enabled { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     }
-}
-
-/// The baseline's results by image, filled by the workers that claim them in turn.
-private final class BaselineSlots: @unchecked Sendable {
-    private let lock = NSLock()
-    private var nextIndex = 0
-    private var slots: [ImageScore?]
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-    func claim() -> Int? {
-        lock.lock(); defer { lock.unlock() }
-        guard nextIndex < slots.count else { return nil }
-        nextIndex += 1
-        return nextIndex - 1
-    }
-    func set(_ i: Int, _ score: ImageScore) { lock.lock(); slots[i] = score; lock.unlock() }
-    var values: [ImageScore] { lock.lock(); defer { lock.unlock() }; return slots.map { $0! } }
 }
