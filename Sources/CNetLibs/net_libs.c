@@ -25,7 +25,7 @@ enum {
     OPT_HTTPHEADER = 10023, OPT_HEADERDATA = 10029, OPT_CUSTOMREQUEST = 10036, OPT_ACCEPT_ENCODING = 10102,
     OPT_PROTOCOLS_STR = 10318, OPT_WRITEFUNCTION = 20011, OPT_HEADERFUNCTION = 20079, OPT_NOPROGRESS = 43,
     OPT_POST = 47, OPT_FOLLOWLOCATION = 52, OPT_NOSIGNAL = 99, OPT_TIMEOUT_MS = 155, OPT_HTTPGET = 80,
-    OPT_MAXFILESIZE_LARGE = 30117, OPT_POSTFIELDSIZE_LARGE = 30120,
+    OPT_MAXFILESIZE_LARGE = 30117, OPT_POSTFIELDSIZE_LARGE = 30120, OPT_SSLVERSION = 32, SSLVERSION_TLSv1_2 = 6,
     INFO_RESPONSE_CODE = 0x200000 + 2, INFO_REDIRECT_URL = 0x100000 + 31,
     E_OK = 0, E_WRITE_ERROR = 23, E_OPERATION_TIMEDOUT = 28, E_FILESIZE_EXCEEDED = 63,
     GLOBAL_DEFAULT = 3,
@@ -141,6 +141,8 @@ int ecx_http_send(const char *url, const char *method, const void *body, size_t 
     for (size_t i = 0; i < header_count; i++) list = curl.slist_append(list, headers[i]);
     curl.easy_setopt(h, OPT_URL, url);
     curl.easy_setopt(h, OPT_PROTOCOLS_STR, "http,https");
+    // TLS 1.2 or newer, whatever the system's OpenSSL would still allow.
+    curl.easy_setopt(h, OPT_SSLVERSION, (long)SSLVERSION_TLSv1_2);
     curl.easy_setopt(h, OPT_FOLLOWLOCATION, 0L);
     curl.easy_setopt(h, OPT_NOSIGNAL, 1L);
     curl.easy_setopt(h, OPT_NOPROGRESS, 1L);
