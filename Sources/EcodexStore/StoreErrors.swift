@@ -49,8 +49,6 @@ public enum HistoryError: ClassifiedError, Equatable {
     case newerSchema(path: URL, found: Int, supported: Int)
     /// The file or its folder cannot be written or read.
     case unavailable(path: URL, detail: String)
-    /// A result could not be kept (`detail` says why).
-    case notSaved(detail: String)
 
     public var errorClass: ErrorClass { .lookup }
 
@@ -60,7 +58,6 @@ public enum HistoryError: ClassifiedError, Equatable {
         case .newerSchema(let path, let found, let supported):
             "\(path.path): schema version \(found), this program reads up to \(supported)"
         case .unavailable(let path, let detail): "\(path.path) unavailable: \(detail)"
-        case .notSaved(let detail): "not saved: \(detail)"
         }
     }
 }

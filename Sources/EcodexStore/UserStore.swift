@@ -140,21 +140,12 @@ public final class UserStore: @unchecked Sendable {
     /// Saves one scan's result and returns its history id. The stored JSON result is the
     /// report rendered with its `input` replaced by the privacy-safe label the row keeps.
     public func recordScan(_ report: ScanReport, at time: Date = Date()) throws -> Int64 {
+        let (label, kind) = UserStore.inputLabel(for: report)
         var labelled = report
-        labelled.input = UserStore.inputLabel(for: report).0
+        labelled.input = label
         // Rendered once with the label (was: rendered, parsed back and rendered again, a
         // fifth of `scan text`'s time).
-        return try insert(report, stored: JSONRenderer.render(labelled), at: time)
-    }
-
-    /// Saves one scan's result given as rendered JSON (`JSONRenderer.render`); its `input`
-    /// field is replaced by the same privacy-safe label the history row keeps.
-    public func recordScan(_ report: ScanReport, json: String, at time: Date = Date()) throws -> Int64 {
-        try insert(report, stored: UserStore.replacingInput(in: json, with: UserStore.inputLabel(for: report).0), at: time)
-    }
-
-    private func insert(_ report: ScanReport, stored: String, at time: Date) throws -> Int64 {
-        let (label, kind) = UserStore.inputLabel(for: report)
+        let stored = JSONRenderer.render(labelled)
         let summary = report.summary
         return try withConnection { try UserStore.retryingBusy { try db.transaction {
             try db.cached("""
@@ -261,15 +252,6 @@ public final class UserStore: @unchecked Sendable {
         return ("text", .text)
     }
 
-    static func replacingInput(in json: String, with label: String) throws -> String {
-        guard var object = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] else {
-            throw HistoryError.notSaved(detail: "the result is not a JSON object")
-        }
-        object["input"] = label
-        // Same options as JSONRenderer, so a result shown again looks as it did.
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self)
-    }
 
     private func withConnection<T>(_ body: () throws -> T) throws -> T {
         try shared.run { _ in try body() }

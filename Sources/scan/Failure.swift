@@ -204,7 +204,6 @@ enum Failure {
         case .newerSchema: ("Your scan history was saved by a newer version of Ecodex. Update Ecodex to read it.", nil)
         case .unavailable(let path, _):
             ("Ecodex cannot save or read scan history at \(path.path). Check that the folder is writable.", .chooseDataFolder)
-        case .notSaved: ("This scan could not be saved to history.", nil)
         }
     }
 

@@ -40,7 +40,7 @@ import Testing
         let user = try UserStore(location: location)
         let report = ScanReport(input: "/home/ann/label.jpg", region: .eu,
                                 versions: DataVersions(dataVersion: "d", packVersion: "p"))
-        let id = try user.recordScan(report, json: #"{"input":"/home/ann/label.jpg","additives":[]}"#)
+        let id = try user.recordScan(report)
 
         try damage(location.additivesPath, kind)
         let error = #expect(throws: StoreError.self) {

@@ -20,7 +20,6 @@ import Testing
         let scratch = try Fixtures.Scratch()
         let location = scratch.location
         let r = report(input: "E330", codes: ["E330"])
-        let json = JSONRenderer.render(r)
         let gate = DispatchGroup(), done = DispatchGroup()
         let failures = NSLock()
         nonisolated(unsafe) var errors: [String] = []
@@ -31,7 +30,7 @@ import Testing
                 gate.wait()
                 do {
                     let store = try UserStore(location: location)
-                    for _ in 0..<10 { _ = try store.recordScan(r, json: json) }
+                    for _ in 0..<10 { _ = try store.recordScan(r) }
                 } catch {
                     failures.lock()
                     errors.append("\(error)")
@@ -54,9 +53,8 @@ import Testing
         let store = try UserStore(location: scratch.location)
         let start = Date(timeIntervalSince1970: 1_790_000_000)
         let r = report(input: "E330", codes: ["E330"])
-        let json = JSONRenderer.render(r)
-        let ancient = try store.recordScan(r, json: json, at: start.addingTimeInterval(-400 * 86_400))
-        let ids = try (0..<1_005).map { try store.recordScan(r, json: json, at: start.addingTimeInterval(Double($0))) }
+        let ancient = try store.recordScan(r, at: start.addingTimeInterval(-400 * 86_400))
+        let ids = try (0..<1_005).map { try store.recordScan(r, at: start.addingTimeInterval(Double($0))) }
         let kept = try store.history(limit: 5_000).map(\.id)
         #expect(kept.count == 1_000)
         #expect(kept.first == ids.last)
@@ -69,8 +67,8 @@ import Testing
         let store = try UserStore(location: scratch.location)
         let first = report(input: "/home/ann/Pictures/candy.jpg")
         let json = JSONRenderer.render(first)
-        let id1 = try store.recordScan(first, json: json, at: Date(timeIntervalSince1970: 1_000))
-        let id2 = try store.recordScan(report(input: "text", codes: ["E951"]), json: JSONRenderer.render(report(input: "text")),
+        let id1 = try store.recordScan(first, at: Date(timeIntervalSince1970: 1_000))
+        let id2 = try store.recordScan(report(input: "text", codes: ["E951"]),
                                        at: Date(timeIntervalSince1970: 2_000))
 
         let history = try store.history(limit: 10)
@@ -105,12 +103,13 @@ import Testing
         let scratch = try Fixtures.Scratch()
         let store = try UserStore(location: scratch.location)
         let r = report(input: input)
-        // The command line's way (rendered once with the label) and from rendered JSON store the same.
         let id = try store.recordScan(r)
-        let fromJSON = try #require(try store.historyEntry(id: store.recordScan(r, json: JSONRenderer.render(r))))
         let entry = try #require(try store.historyEntry(id: id))
         #expect(entry.input == label)
-        #expect(entry.json == fromJSON.json)
+        // The stored result is the report as rendered, with the label for its input.
+        var shown = r
+        shown.input = label
+        #expect(entry.json == JSONRenderer.render(shown))
         #expect(entry.json.contains(#""input":"\#(label)""#))
         if label == "text" { #expect(!entry.json.contains("Sugar") && !entry.json.contains("Zucker")) }
         let raw = try Data(contentsOf: scratch.location.userPath)
@@ -185,7 +184,7 @@ import Testing
         let location = scratch.location
         let store = try UserStore(location: location)
         let r = report(input: "a.jpg")
-        _ = try store.recordScan(r, json: JSONRenderer.render(r))
+        _ = try store.recordScan(r)
         chmod(location.userPath.path, 0o444)
         chmod(location.directory.path, 0o555)
         #expect(try UserStore(location: location).history().count == 1)
@@ -199,7 +198,7 @@ import Testing
         chmod(location.userPath.path, 0o444)
         let store = try UserStore(location: location)
         let r = report(input: "a.jpg")
-        let error = #expect(throws: HistoryError.self) { try store.recordScan(r, json: JSONRenderer.render(r)) }
+        let error = #expect(throws: HistoryError.self) { try store.recordScan(r) }
         #expect(error?.errorClass == .lookup)
     }
 }

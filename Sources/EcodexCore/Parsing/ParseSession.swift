@@ -321,7 +321,7 @@ struct ParseSession {
     /// so it counts only after its class word or beside another code. Typed text and surely
     /// read words are not affected.
     private func spelledOutUnsure(_ span: Range<Int>) -> Bool {
-        guard let ocr, !ocr.isEmpty, span.filter({ tokens[$0].isDigits && tokens[$0].length == 1 }).count >= 2 else { return false }
+        guard let ocr, !ocr.isEmpty, span.lazy.filter({ tokens[$0].isDigits && tokens[$0].length == 1 }).count >= 2 else { return false }
         return (ocr.mean(over: byteRange(span)) ?? 1) < Self.sureConfidence
     }
 

@@ -9,11 +9,11 @@ internal import CZBar
 /// each enabled decoder costs time on every scan line. Results are
 /// de-duplicated and every code's check digit is verified again here.
 public final class ZBarReader: BarcodeReader {
-    /// Nil when the vision libraries cannot load: `barcodes(inImageAt:)` then says why.
-    private let scanner: ZBarScanner?
+    /// A failure when the vision libraries cannot load: `barcodes(inImageAt:)` then throws it.
+    private let scanner: Result<ZBarScanner, Error>
 
     public init() {
-        scanner = (try? VisionLibraries.ensure()) == nil ? nil : ZBarScanner()
+        scanner = Result { try VisionLibraries.ensure(); return ZBarScanner() }
     }
 
     /// The barcodes in the image at `path`, in the order ZBar found them.
@@ -21,8 +21,7 @@ public final class ZBarReader: BarcodeReader {
     /// Throws a `capture_error` when the file is missing or not a readable
     /// image; an image without a barcode returns an empty array.
     public func barcodes(inImageAt path: String) throws -> [Barcode] {
-        try VisionLibraries.ensure()
-        guard let scanner else { return [] }  // unreachable: ensure() threw
+        let scanner = try scanner.get()
         let gray = try toGray(ImageLoader.load(path))
         var found = scanner.scan(gray)
         // ZBar's scan lines are horizontal and vertical, so a code turned by

@@ -8,10 +8,11 @@ internal import CVisionLibs
 /// `Sources/CVisionLibs/vision_libs.c`).
 enum VisionLibraries {
     /// Loads them once per process; later calls only return the first outcome.
-    static func ensure() throws {
+    static func ensure() throws { try outcome.get() }
+
+    private static let outcome: Result<Void, OCRError> = {
         var reason = [CChar](repeating: 0, count: 512)
-        guard ecx_vision_load(&reason, reason.count) != 0 else { return }
-        let detail = reason.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        throw OCRError.librariesMissing(detail: detail)
-    }
+        guard ecx_vision_load(&reason, reason.count) != 0 else { return .success(()) }
+        return .failure(.librariesMissing(detail: reason.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }))
+    }()
 }
