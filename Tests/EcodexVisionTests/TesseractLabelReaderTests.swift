@@ -177,6 +177,38 @@ import Testing
         #expect(text.contains("yellow 6") && text.contains("red 40"), "\(result.text)")
     }
 
+    /// A white label lying on a darker table: the ground is the majority and dark, the text
+    /// is dark too. Inverted (the majority rule alone), it read as letter soup.
+    @Test func aWhiteLabelOnADarkTableIsNotInverted() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let label = try #require(PixImage.read(Fixtures.real("irockel_image-5.jpg"))).gray()
+        // The label in the middle of a table three times its size, 80 % of the photo dark.
+        let (w, h) = (label.width * 3, label.height * 3)
+        var table = [UInt8](repeating: 70, count: w * h)
+        let bytes = label.grayBytes()
+        for y in 0..<label.height {
+            for x in 0..<label.width { table[(y + label.height) * w + x + label.width] = bytes[y * label.width + x] }
+        }
+        let path = folder + "/on-table.png"
+        try PixImage.gray(table, width: w, height: h).writePNG(to: path)
+
+        let result = try reader.read(imageAt: path)
+        #expect(!result.steps.contains("invert"), "steps: \(result.steps)")
+        let text = squeezed(result.text)
+        #expect(text.contains("red 40") && text.contains("maltodextrin"), "\(result.text)")
+    }
+
+    /// Gold `g0412`: a white label tilted 22° on a darker table. Leptonica's up/down test,
+    /// asked on the tilted lines, turned it upside down; it is now checked on a straightened copy.
+    @Test func aTiltedLabelOnADarkTableIsNotTurnedUpsideDown() throws {
+        let result = try reader.read(imageAt: Fixtures.packageRoot + "/goldset/synth/g0412.jpg")
+        #expect(!result.steps.contains { $0.hasPrefix("rotate ") }, "steps: \(result.steps)")
+        #expect(!result.steps.contains("invert"), "steps: \(result.steps)")
+        let text = squeezed(result.text)
+        #expect(text.contains("ingredienti") && text.contains("e306"), "\(result.text)")
+    }
+
     @Test func upscalesATinyCrop() throws {
         // 200×109 px: characters about 5 px tall, far below what the LSTM model was trained on.
         let result = try reader.read(imageAt: Fixtures.real("dart_ingredients_small_en.jpg"))

@@ -79,12 +79,31 @@ import Testing
         #expect(reader.enginesStarted == ["Latin at blocks"])
     }
 
-    @Test func aBigLabelCropStartsTheEnglishEngineAfterTheBlockSearch() throws {
-        // 700 px and more but a crop (no blocks): English, decided once the blocks are known.
+    @Test(.enabled(if: TessData.latinScriptModel(in: TessData.folder(nil)) != nil, "needs the Latin-script model"))
+    func aBigPhotoWithNoBlockIsReadWholeAsAScene() throws {
+        // 700 px and more but no block stands out: read whole with the scene engine, decided
+        // once the blocks are known, and never re-read with all six languages.
         let reader = try TesseractLabelReader()
         let result = try reader.read(imageAt: TextRegionsTests.synth("g0055"))
         #expect(result.steps.first?.hasPrefix("text blocks") != true, "\(result.steps)")
-        #expect(reader.enginesStarted == ["eng at blocks"])
+        #expect(reader.enginesStarted == ["Latin at blocks"])
+        #expect(result.text.contains("ANTIOXYDANTS: E 301"), "\(result.text)")
+        #expect(reader.retryEngine.startCount == 0)
+    }
+
+    /// A 1080×1920 frame, a carton held over a dark table, no block standing out. Its ground
+    /// is dark in the chosen channel, so preprocessing inverts the frame, though the list is
+    /// dark print on a pale panel: without Tesseract's own per-line inversion the Latin engine
+    /// read letter soup there.
+    @Test(.enabled(if: TessData.latinScriptModel(in: TessData.folder(nil)) != nil, "needs the Latin-script model"))
+    func aWholeFrameOfMixedPolarityIsRead() throws {
+        let reader = try TesseractLabelReader()
+        let result = try reader.read(imageAt: TextRegionsTests.synth("g0575"))
+        #expect(result.steps.first?.hasPrefix("text blocks") != true, "\(result.steps)")
+        let text = result.text
+        for expected in ["Zutaten", "E334", "Ingredienti", "conservante"] {
+            #expect(text.contains(expected), "missing \(expected) in \(text)")
+        }
     }
 
     @Test func aPhotoThatFailsToDecodeLeavesNoEngineStarting() throws {

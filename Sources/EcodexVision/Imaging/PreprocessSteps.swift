@@ -83,7 +83,7 @@ public final class PreprocessSteps: @unchecked Sendable {
         var pix = gray
         if let (clean, _) = try Preprocessor.denoised(pix, threshold: options.grainThreshold) { pix = clean }
         var split = GrayStats(pix.grayBytes(), step: max(1, pix.pixelCount / 250_000)).otsu
-        if Preprocessor.isLightOnDark(split) {
+        if Preprocessor.isLightOnDark(pix, split: split) {
             pix = try pix.map("pixInvert") { pixInvert(nil, $0) }
             split = GrayStats(pix.grayBytes(), step: max(1, pix.pixelCount / 250_000)).otsu
         }
@@ -115,7 +115,7 @@ public final class PreprocessSteps: @unchecked Sendable {
             return try Preprocessor.denoised(gray, threshold: options.grainThreshold) == nil ? 0 : 1
         case .polarity:
             let split = GrayStats(gray.grayBytes(), step: max(1, gray.pixelCount / 250_000)).otsu
-            return Preprocessor.isLightOnDark(split) ? split.threshold + 256 : split.threshold
+            return Preprocessor.isLightOnDark(gray, split: split) ? split.threshold + 256 : split.threshold
         case .textHeight:
             return Int(Preprocessor.medianTextHeight(leveled, threshold: threshold) ?? 0)
         case .rescale:

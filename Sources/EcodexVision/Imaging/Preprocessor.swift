@@ -103,7 +103,7 @@ enum Preprocessor {
 
         var stats = GrayStats(pix.grayBytes(), step: max(1, pix.pixelCount / 250_000))
         var split = stats.otsu
-        if options.invert, isLightOnDark(split) {
+        if options.invert, isLightOnDark(pix, split: split) {
             pix = try pix.map("pixInvert") { pixInvert(nil, $0) }
             steps.append("invert")
             stats = GrayStats(histogram: stats.histogram.reversed())
@@ -125,10 +125,23 @@ enum Preprocessor {
             }
         }
 
-        if options.orient, let quarterTurns = try orientation(pix, threshold: split.threshold) {
+        func turn(_ quarterTurns: Int) throws {
             map.append(.quarterTurns(quarterTurns, width: pix.width, height: pix.height))
             pix = try pix.map("pixRotateOrth") { pixRotateOrth($0, Int32(quarterTurns)) }
             steps.append("rotate \(quarterTurns * 90)°")
+        }
+        if options.orient, let quarterTurns = try orientation(pix, threshold: split.threshold) {
+            // Leptonica's up/down test counts ascenders and descenders along text lines and is
+            // unreliable on lines tilted much: a white label at 22° on a darker table (gold
+            // `g0412`) was turned upside down. When it asks for a turn and the lines are tilted
+            // (sideways text shows the skew sweep no lines), it is asked again on a straightened
+            // copy, and that answer stands.
+            if let angle = try skewAngle(pix), abs(angle) >= Self.recheckOrientationAbove {
+                let straight = try rotate(pix, degrees: angle)
+                if let again = try orientation(straight, threshold: split.threshold) { try turn(again) }
+            } else {
+                try turn(quarterTurns)
+            }
         }
 
         if options.normalizeBackground, backgroundSpread(pix) > options.unevenLightingThreshold {
@@ -159,6 +172,9 @@ enum Preprocessor {
         }
         return PreprocessedImage(image: pix, steps: steps, map: map)
     }
+
+    /// Lines tilted at least this many degrees: a quarter turn is checked on a straightened copy (see `run`).
+    static let recheckOrientationAbove = 10.0
 
     // MARK: - Steps
 
@@ -234,12 +250,51 @@ enum Preprocessor {
         return best
     }
 
-    /// Light text on a dark ground: the bigger Otsu class (the ground) is the darker one.
+    /// Light text on a dark ground: the bigger Otsu class (the ground) is the darker one, and
+    /// the light side forms the letters.
     ///
-    /// Text covers well under half of a label, so the majority class is the
-    /// background; a margin keeps half-and-half photos uninverted.
-    static func isLightOnDark(_ split: GrayStats.Split) -> Bool {
-        split.darkFraction > 0.6 && split.separation > 15
+    /// Text covers well under half of a label, so the majority class is usually the ground (a
+    /// margin keeps half-and-half photos uninverted). But a white label lying on a darker
+    /// table, or held in front of a dark shelf, has a dark majority and dark text: inverted, it
+    /// reads as letter soup (gold `g0375`, `g0412`). So a dark majority is checked by letters:
+    /// each side of the split is taken as ink in turn and its letter-sized blobs are added up
+    /// by area; the real ink's letters are many and whole, the other side gives only the holes
+    /// inside letters. Letters decide only against inverting: alone, they inverted a dark-text
+    /// block whose highlight band is dark in the chosen channel (gold `g0600`, 6 additives → 0).
+    static func isLightOnDark(_ pix: PixImage, split: GrayStats.Split) -> Bool {
+        guard split.darkFraction > 0.6, split.separation > 15 else { return false }
+        if let dark = letterArea(pix, threshold: split.threshold, inkIsDark: true),
+           let light = letterArea(pix, threshold: split.threshold, inkIsDark: false),
+           dark.count + light.count >= minLettersForPolarity {
+            return light.area > 2 * dark.area
+        }
+        return true
+    }
+
+    /// Fewer letter-sized blobs than this on both sides together: polarity falls back to the majority rule.
+    static let minLettersForPolarity = 12
+
+    /// Count and summed box area of the letter-sized blobs formed by one side of `threshold`.
+    static func letterArea(_ pix: PixImage, threshold: Int, inkIsDark: Bool) -> (count: Int, area: Int)? {
+        guard var binary = PixImage(pixThresholdToBinary(pix.pointer, Int32(threshold))) else { return nil }
+        if !inkIsDark {
+            guard let inverted = PixImage(pixInvert(nil, binary.pointer)) else { return nil }
+            binary = inverted
+        }
+        guard let boxes = pixConnCompBB(binary.pointer, 8) else { return nil }
+        var boxesVar: UnsafeMutablePointer<BOXA>? = boxes
+        defer { boxaDestroy(&boxesVar) }
+        let maxH = max(3, pix.height / 4), maxW = max(3, pix.width / 4)
+        var count = 0, area = 0
+        for i in 0..<Int(boxaGetCount(boxes)) {
+            var x: Int32 = 0, y: Int32 = 0, bw: Int32 = 0, bh: Int32 = 0
+            boxaGetBoxGeometry(boxes, Int32(i), &x, &y, &bw, &bh)
+            // A letter or a few touching ones: not a speck, not the ground, not a rule.
+            guard bh >= 3, Int(bh) <= maxH, Int(bw) <= maxW, bw * bh >= 9, bw <= bh * 4, bh <= bw * 6 else { continue }
+            count += 1
+            area += Int(bw * bh)
+        }
+        return (count, area)
     }
 
     /// Median height of character-sized blobs, in pixels; nil when there are too few to trust.

@@ -73,9 +73,16 @@ final class TesseractEngine {
     ///
     /// With `budgetMs`, Tesseract stops recognising once that much time has passed and
     /// the words read so far are returned; `timedOut` tells whether it stopped early.
+    ///
+    /// With `tryInverted`, Tesseract also reads each unsure line inverted (its own
+    /// `tessedit_do_invert`, off otherwise): for a whole camera frame, where white print on a
+    /// coloured panel and dark print on paper share one image and no single inversion fits.
     func recognize(_ image: PixImage, rect: (x: Int, y: Int, width: Int, height: Int)? = nil,
-                   pageSegMode: Int32? = nil, budgetMs: Int? = nil) throws -> (words: [RecognizedWord], timedOut: Bool) {
+                   pageSegMode: Int32? = nil, budgetMs: Int? = nil,
+                   tryInverted: Bool = false) throws -> (words: [RecognizedWord], timedOut: Bool) {
         defer { TessBaseAPIClear(handle) }
+        if tryInverted { _ = TessBaseAPISetVariable(handle, "tessedit_do_invert", "1") }
+        defer { if tryInverted { _ = TessBaseAPISetVariable(handle, "tessedit_do_invert", "0") } }
         TessBaseAPISetImage2(handle, image.pointer)
         // Our images carry no trustworthy DPI; a fixed value stops Tesseract
         // guessing one from the pixel size and keeps its size filters stable.
