@@ -74,7 +74,7 @@ public final class TesseractLabelReader: LabelReader {
     /// crop (English, then all six languages when unsure, at up to 6 MP), 4–6 s and the time
     /// tail of the real development set. Read as a scene (the Latin-script model, this mode,
     /// Tesseract's own per-line inversion, no retry) it takes 1–1.5 s. Measured on the 69
-    /// scored real frames: the same additives (13 / 0 / 22), p95 3.0 → 2.8 s; on the 62 gold
+    /// scored real frames: the same additives (13 / 0 / 22), p95 3.0 → 2.7 s; on the 62 gold
     /// images of 700 px and more: F1 0.707 → 0.706 in 56 s instead of 126 s.
     static let blockPageSegMode: Int32 = 4
     let pageSegMode: Int32

@@ -55,7 +55,7 @@ final class TesseractEngine {
         _ = TessBaseAPISetVariable(handle, "debug_file", "/dev/null")
         // Preprocessing already turns light-on-dark text around; Tesseract's own
         // per-line inversion retry then only costs time (about 11% of CPU on the
-        // gold set, for the same words read).
+        // gold set, for the same words read). Whole camera frames ask for it (`recognize`).
         _ = TessBaseAPISetVariable(handle, "tessedit_do_invert", "0")
         // Ingredient lists carry no prices, but the LSTM often reads a printed
         // "E" as "£" or "€" (E442 → £442). Forbidding both makes it take its next
