@@ -263,8 +263,9 @@ enum Preprocessor {
     /// block whose highlight band is dark in the chosen channel (gold `g0600`, 6 additives → 0).
     static func isLightOnDark(_ pix: PixImage, split: GrayStats.Split) -> Bool {
         guard split.darkFraction > 0.6, split.separation > 15 else { return false }
-        if let dark = letterArea(pix, threshold: split.threshold, inkIsDark: true),
-           let light = letterArea(pix, threshold: split.threshold, inkIsDark: false),
+        if let dark = PixImage(pixThresholdToBinary(pix.pointer, Int32(split.threshold))),
+           let light = PixImage(pixInvert(nil, dark.pointer)),
+           let dark = letterArea(dark), let light = letterArea(light),
            dark.count + light.count >= minLettersForPolarity {
             return light.area > 2 * dark.area
         }
@@ -274,17 +275,12 @@ enum Preprocessor {
     /// Fewer letter-sized blobs than this on both sides together: polarity falls back to the majority rule.
     static let minLettersForPolarity = 12
 
-    /// Count and summed box area of the letter-sized blobs formed by one side of `threshold`.
-    static func letterArea(_ pix: PixImage, threshold: Int, inkIsDark: Bool) -> (count: Int, area: Int)? {
-        guard var binary = PixImage(pixThresholdToBinary(pix.pointer, Int32(threshold))) else { return nil }
-        if !inkIsDark {
-            guard let inverted = PixImage(pixInvert(nil, binary.pointer)) else { return nil }
-            binary = inverted
-        }
+    /// Count and summed box area of the letter-sized blobs of a binary image's ink (its 1 pixels).
+    static func letterArea(_ binary: PixImage) -> (count: Int, area: Int)? {
         guard let boxes = pixConnCompBB(binary.pointer, 8) else { return nil }
         var boxesVar: UnsafeMutablePointer<BOXA>? = boxes
         defer { boxaDestroy(&boxesVar) }
-        let maxH = max(3, pix.height / 4), maxW = max(3, pix.width / 4)
+        let maxH = max(3, binary.height / 4), maxW = max(3, binary.width / 4)
         var count = 0, area = 0
         for i in 0..<Int(boxaGetCount(boxes)) {
             var x: Int32 = 0, y: Int32 = 0, bw: Int32 = 0, bh: Int32 = 0
