@@ -7,12 +7,14 @@ import Foundation
 /// the reader once.
 ///
 /// With the default languages the reader reads with English alone first and
-/// re-reads a page with every installed label language only when the English
-/// pass was unsure (mean word confidence below 75). Measured on goldset/real:
-/// starting all six models costs about 0.5 s of CPU against 0.1 s for
-/// English, and reading with them is about 2.5× slower, while 16 of the 23
-/// photos read confidently in English; words found were 0.834 English only,
-/// 0.847 with the retry, 0.851 with all six languages on every page.
+/// re-reads a page only when the English pass was unsure (mean word confidence
+/// below 75). Measured on goldset/real: starting all six models costs about 0.5 s
+/// of CPU against 0.1 s for English, and reading with them is about 2.5× slower,
+/// while 16 of the 23 photos read confidently in English; words found were 0.834
+/// English only, 0.847 with the retry, 0.851 with all six languages on every page.
+/// The retry reads with English and the languages the English pass shows
+/// (`retryLanguages`): on the gold set's unsure crops a single-language retry engine
+/// holds about 50 MB against 130 MB for all six, and reads as well (see README).
 ///
 /// Word boxes are in the pixel coordinates of the preprocessed image (after
 /// any rescale and deskew listed in `OCRResult.steps`), not of the original photo.
@@ -46,7 +48,7 @@ public final class TesseractLabelReader: LabelReader {
     /// It starts on a thread of its own as soon as a photo's header shows it will be needed,
     /// while this thread decodes and preprocesses the photo (`EngineStart`).
     private var engine: EngineStart?
-    /// The engine with all `languages`, for unsure pages: started on first need and shared
+    /// The engine for unsure pages (`retryLanguages`): started on first need and shared
     /// with the twins (one page at a time), so a batch on two cores holds one, not two.
     let retryEngine: SharedEngine
     /// For scenes (camera frames, read block by block or whole when no block stands out): the
@@ -60,7 +62,7 @@ public final class TesseractLabelReader: LabelReader {
     /// shared retry engine counts its own starts.
     private(set) var enginesStarted: [String] = []
     let options: PreprocessOptions
-    /// Pages whose mean word confidence is below this are re-read with all languages; 0 turns retries off.
+    /// Pages whose mean word confidence is below this are read again (`retryUnsurePage`); 0 turns retries off.
     let retryBelowConfidence: Double
     /// Page segmentation mode: 6 ("one uniform block of text") read the most
     /// words on the gold-set photos, which are crops of one ingredient panel.
@@ -118,8 +120,8 @@ public final class TesseractLabelReader: LabelReader {
         }
         // Tesseract starts on first use (`startFirstEngine`); the files were checked above.
         sceneModel = languages == nil && options.latinForScenes ? TessData.latinScriptModel(in: folder) : nil
-        self.retryEngine = retryEngine ?? SharedEngine { [chosen, pageSegMode] in
-            try TesseractEngine(dataPath: folder, languages: chosen, pageSegMode: pageSegMode)
+        self.retryEngine = retryEngine ?? SharedEngine { [pageSegMode] languages in
+            try TesseractEngine(dataPath: folder, languages: languages, pageSegMode: pageSegMode)
         }
     }
 
@@ -293,8 +295,8 @@ public final class TesseractLabelReader: LabelReader {
         }
     }
 
-    /// Re-reads the page with all languages when the first pass was unsure,
-    /// keeping whichever reading is more confident.
+    /// Re-reads the page when the first pass was unsure, with English and the languages that
+    /// reading shows (`retryLanguages`), keeping whichever reading is more confident.
     ///
     /// Labels mix languages ("Zutaten", "Säuerungsmittel") and the English
     /// model guesses at words it does not know, with low confidence; a low page
@@ -308,9 +310,9 @@ public final class TesseractLabelReader: LabelReader {
     func retryUnsurePage(_ words: [RecognizedWord], in image: PixImage, budgetMs: (() -> Int)? = nil,
                          waited: (Double) -> Void = { _ in }) throws -> (words: [RecognizedWord], timedOut: Bool) {
         let mean = Self.meanConfidence(words)
-        guard mean < retryBelowConfidence else { return (words, false) }
+        guard mean < retryBelowConfidence, let languages = retryLanguages(for: words) else { return (words, false) }
         let asked = DispatchTime.now()
-        let again = try retryEngine.use { engine -> (words: [RecognizedWord], timedOut: Bool)? in
+        let again = try retryEngine.use(languages) { engine -> (words: [RecognizedWord], timedOut: Bool)? in
             waited(Self.ms(asked, DispatchTime.now()))
             let left = budgetMs?()
             if let left, left < 1_000 { return nil }
@@ -319,6 +321,16 @@ public final class TesseractLabelReader: LabelReader {
         // A retry cut short is only a part of the page: keep the complete first reading.
         guard let again, !again.timedOut else { return (words, false) }
         return (Self.meanConfidence(again.words) > mean ? again.words : words, false)
+    }
+
+    /// The languages to re-read an unsure English reading with: English and the other label
+    /// languages it shows (`LabelLanguages.guess`); every language when it shows none (or
+    /// only languages not installed); nil, no second reading, when it shows English alone.
+    func retryLanguages(for words: [RecognizedWord]) -> [String]? {
+        let shown = LabelLanguages.guess(words.map { ($0.text, $0.confidence) })
+        let others = languages.filter { $0 != "eng" && shown.contains($0) }
+        if others.isEmpty { return shown.contains("eng") ? nil : languages }
+        return languages.filter { $0 == "eng" } + others
     }
 
     static func meanConfidence(_ words: [RecognizedWord]) -> Double {
@@ -364,29 +376,37 @@ final class EngineStart: @unchecked Sendable {
     }
 }
 
-/// One engine shared by several readers on several threads, one page at a time: the
-/// six-language retry engine (100+ MB) is needed for few pages, so the workers of a batch
-/// share one instead of holding one each. Started on first use.
+/// One retry engine shared by several readers on several threads, one page at a time: few
+/// pages need it, so the workers of a batch share one instead of holding one each. It holds
+/// the languages the last page asked for (English and one other: about 50 MB; all six: 100+
+/// MB) and is started again, after the old one is freed, when a page asks for others.
 final class SharedEngine: @unchecked Sendable {
     private let lock = NSLock()
-    private let start: () throws -> TesseractEngine
+    private let start: ([String]) throws -> TesseractEngine
     private var engine: TesseractEngine?
-    private var starts = 0
+    private var starts: [[String]] = []
 
-    init(start: @escaping () throws -> TesseractEngine) { self.start = start }
+    init(start: @escaping ([String]) throws -> TesseractEngine) { self.start = start }
 
-    /// Runs `body` with the engine, holding it (and starting it if needed) until `body` returns.
-    func use<T>(_ body: (TesseractEngine) throws -> T) throws -> T {
+    /// Runs `body` with an engine for `languages`, holding it (and starting it if needed) until `body` returns.
+    func use<T>(_ languages: [String], _ body: (TesseractEngine) throws -> T) throws -> T {
         lock.lock(); defer { lock.unlock() }
-        if engine == nil {
-            engine = try start()
-            starts += 1
+        if engine?.languages != languages {
+            engine = nil  // freed before the next one loads: the two never share the memory
+            engine = try start(languages)
+            starts.append(languages)
         }
         return try body(engine!)
     }
 
-    /// How many times an engine was started (tests: once for a whole batch).
+    /// How many times an engine was started (tests: once for a whole batch of one language).
     var startCount: Int {
+        lock.lock(); defer { lock.unlock() }
+        return starts.count
+    }
+
+    /// The languages of each engine started, in order.
+    var started: [[String]] {
         lock.lock(); defer { lock.unlock() }
         return starts
     }

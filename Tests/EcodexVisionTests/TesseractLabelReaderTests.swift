@@ -265,7 +265,8 @@ import Testing
     }
 }
 
-/// The default reader: English first, all installed label languages for unsure pages.
+/// The default reader: English first; an unsure page again with English and the languages
+/// that first reading shows.
 @Suite struct DefaultLanguageReaderTests {
     @Test(.enabled(if: TesseractLabelReader.installedLanguages().contains("deu"), "needs tesseract-ocr-deu"))
     func unsureGermanLabelIsReRead() throws {
@@ -274,7 +275,23 @@ import Testing
         let result = try reader.read(imageAt: Fixtures.real("dart_ingredients_coca_light_de.jpg"))
         // "Enthält" keeps its umlaut only when the German model read the line.
         #expect(result.text.contains("Enthält"), "\(result.text)")
-        #expect(result.text.contains("Farbstoff"), "\(result.text)")
+        #expect(result.text.contains("Acesulfam K"), "\(result.text)")
+        // Read again with English and German, not all six models (50 MB, not 130).
+        #expect(reader.retryEngine.started == [["eng", "deu"]])
+    }
+
+    /// An unsure page whose first reading is plainly English is not read again with other
+    /// languages: they would not know its words better, and the engine costs 100+ MB.
+    @Test(.enabled(if: TesseractLabelReader.installedLanguages().count > 1, "needs more than English"))
+    func unsureEnglishLabelIsNotReReadInOtherLanguages() throws {
+        let reader = try TesseractLabelReader()
+        // Small, soft print: 57 mean confidence in English, so the old rule re-read it with all six.
+        let result = try reader.read(imageAt: Fixtures.real("irockel_image-7.jpg"))
+        #expect(result.meanConfidence < 75)
+        #expect(reader.retryEngine.startCount == 0)
+        for expected in ["yellow 6", "BHT for freshness", "turmeric"] {
+            #expect(result.text.contains(expected), "missing \(expected) in \(result.text)")
+        }
     }
 
     @Test func confidentEnglishLabelStaysOnTheFastPath() throws {

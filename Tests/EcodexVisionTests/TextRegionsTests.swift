@@ -121,14 +121,14 @@ import Testing
         #expect(try reader.read(imageAt: Fixtures.real("irockel_image-5.jpg")).text.contains("Red 40"))
     }
 
-    /// A batch on two cores shares one six-language retry engine between its workers.
+    /// A batch on two cores shares one retry engine between its workers.
     @Test(.enabled(if: TesseractLabelReader.installedLanguages().count > 1, "needs more than English"))
     func workersShareOneRetryEngine() throws {
         // The default budget: a worker's wait for the shared engine no longer comes out of it
         // (it did, and the texts below differed beside a benchmark on both cores).
         let reader = try TesseractLabelReader(languages: nil, dataPath: nil, options: PreprocessOptions())
         reader.parallelism = 2
-        // Unsure in English: each is re-read with all languages.
+        // Unsure in English: each is re-read (English and German).
         let unsure = Fixtures.real("dart_ingredients_coca_light_de.jpg")
         let results = reader.read(imagesAt: [unsure, unsure, unsure])
         #expect(results.allSatisfy { (try? $0.get()) != nil })
@@ -141,24 +141,40 @@ import Testing
     }
 }
 
+/// The shared retry engine holds one set of languages at a time and starts another only when asked for it.
+@Suite struct SharedRetryEngineTests {
+    @Test(.enabled(if: TesseractLabelReader.installedLanguages().contains("deu"), "needs tesseract-ocr-deu"))
+    func anotherLanguageSetReplacesTheEngine() throws {
+        let reader = try TesseractLabelReader(languages: nil, dataPath: nil, options: PreprocessOptions())
+        let shared = reader.retryEngine
+        let first = try shared.use(["eng", "deu"]) { $0.languages }
+        let again = try shared.use(["eng", "deu"]) { $0.languages }
+        let all = try shared.use(reader.languages) { $0.languages }
+        #expect(first == ["eng", "deu"] && again == first)
+        #expect(all == reader.languages)
+        #expect(shared.started == [["eng", "deu"], reader.languages])
+    }
+}
+
 /// A photo's OCR budget is for reading it, not for waiting its turn at the shared retry engine.
 @Suite struct SharedRetryBudgetTests {
     /// Found by `scan bench --jobs 2` on the gold set: two heavy photos lost their retries
     /// (one all six of its additives) because the other worker held the retry engine, and the
     /// wait came out of their 8 s budgets. Here another thread holds the engine for longer
-    /// than the photo's whole budget; the photo is still re-read with all languages and reads
+    /// than the photo's whole budget; the photo is still re-read and reads
     /// as it does alone.
     @Test(.enabled(if: TesseractLabelReader.installedLanguages().count > 1, "needs more than English"))
     func waitingForTheSharedRetryEngineIsNotTakenFromAPhotosBudget() throws {
         let unsure = Fixtures.real("dart_ingredients_coca_light_de.jpg")  // unsure in English: re-read
         let alone = try TesseractLabelReader(languages: nil, dataPath: nil, options: PreprocessOptions(), budgetMs: 120_000)
         let expected = try alone.read(imageAt: unsure)
+        let languages = try #require(alone.retryEngine.started.first)  // the languages it is re-read with
         let reader = try TesseractLabelReader(languages: nil, dataPath: nil, options: PreprocessOptions(), budgetMs: 6_000)
-        try reader.retryEngine.use { _ in }  // started before: its start is not the point here
+        try reader.retryEngine.use(languages) { _ in }  // started before: its start is not the point here
         let holding = DispatchSemaphore(value: 0)
         let shared = reader.retryEngine
         Thread {
-            try? shared.use { _ in
+            try? shared.use(languages) { _ in
                 holding.signal()
                 Thread.sleep(forTimeInterval: 7)
             }

@@ -1,0 +1,123 @@
+import Foundation
+
+/// Which label languages a first, rough reading shows, from the words every ingredient list
+/// uses: function words (`und`, `avec`, `della`) and list words (`Zutaten`, `sucre`,
+/// `conservante`). The OCR re-reads an unsure page with English and the languages found
+/// here instead of all six models at once (a third of the memory and time), and with all
+/// six when nothing is found.
+///
+/// Codes are ISO 639-2/T, the names of Tesseract's language files. The lists are ours,
+/// written from the class words in `FunctionClasses` and common ingredient words; a word
+/// two languages share counts half for each.
+public enum LabelLanguages {
+    /// Language → words, lowercase; accents are folded away before comparing.
+    static let words: [(code: String, words: String)] = [
+        ("eng", """
+            and with ingredients ingredient sugar salt water acidity regulator emulsifier emulsifiers colour colours \
+            color colors preservative preservatives thickener stabiliser stabilizer flavouring flavourings flavoring \
+            natural vegetable may contain traces from milk wheat flour syrup acid citric antioxidant sweetener \
+            sweeteners powder the contains oil oils starch skimmed whole yeast egg eggs raising agent agents modified
+            """),
+        ("deu", """
+            und mit zutaten zucker salz wasser säuerungsmittel emulgator emulgatoren farbstoff farbstoffe \
+            konservierungsstoff konservierungsstoffe verdickungsmittel stabilisator stabilisatoren aromen natürliches \
+            natürliche pflanzliche pflanzliches pflanzlicher kann spuren enthalten von aus der die das milch \
+            weizenmehl glukosesirup antioxidationsmittel süssungsmittel süßungsmittel backtriebmittel \
+            feuchthaltemittel säureregulator säureregulatoren zitronensäure mindestens haltbar bis oder sowie \
+            vollmilchpulver magermilchpulver kakaobutter speisesalz hefe eier gewürze gewürz pflanzenöl rapsöl \
+            sonnenblumenöl palmöl weizen maisstärke stärke geliermittel überzugsmittel trennmittel enthält zum auf für
+            """),
+        ("fra", """
+            et de du des ingrédients sucre sel eau acidifiant acidifiants émulsifiant émulsifiants colorant \
+            colorants conservateur conservateurs épaississant épaississants stabilisant stabilisants arôme arômes \
+            naturel naturels naturelle lait farine blé huile huiles végétale végétales peut contenir traces avec \
+            sirop acide citrique antioxydant antioxydants édulcorant édulcorants poudre la le les au aux en \
+            correcteur acidité gélifiant levure oeufs œufs amidon maïs beurre cacao écrémé entier sucres agent \
+            affermissant humectant poivre
+            """),
+        ("spa", """
+            con ingredientes azúcar sal agua acidulante acidulantes emulgente emulgentes emulsionantes colorante \
+            colorantes conservador conservadores espesante espesantes estabilizante estabilizantes aromas natural \
+            naturales leche harina trigo aceite aceites vegetal vegetales puede contener trazas jarabe ácido cítrico \
+            antioxidante antioxidantes edulcorante edulcorantes el los las del corrector acidez gelificante levadura \
+            huevo almidón maíz mantequilla desnatada entera polvo
+            """),
+        ("ita", """
+            di con ingredienti zucchero sale acqua acidificante acidificanti emulsionante emulsionanti colorante \
+            coloranti conservante conservanti addensante addensanti stabilizzante stabilizzanti aroma aromi naturale \
+            naturali latte farina frumento olio oli vegetale vegetali può contenere tracce sciroppo acido citrico \
+            antiossidante antiossidanti edulcorante edulcoranti il lo della del dei delle correttore acidità \
+            gelificante lievito uova amido mais burro scremato intero polvere grano tenero
+            """),
+        ("nld", """
+            en van met ingrediënten ingredienten suiker zout water voedingszuur voedingszuren emulgator emulgatoren \
+            kleurstof kleurstoffen conserveermiddel conserveermiddelen verdikkingsmiddel verdikkingsmiddelen \
+            stabilisator stabilisatoren aroma aromas natuurlijk natuurlijke melk tarwebloem bloem plantaardige \
+            plantaardig olie oliën kan sporen bevatten glucosestroop zuurteregelaar antioxidant antioxidanten \
+            zoetstof zoetstoffen het de een gist eieren zetmeel boter volle magere mager poeder tarwe geleermiddel
+            """),
+    ]
+
+    /// A language is shown by at least this many words (shared words counting half)...
+    static let minimumScore = 2.0
+    /// ...and by at least this share of the best language's words (a mixed panel shows two or three).
+    static let minimumShareOfBest = 0.34
+    /// Unsure words count only from this length: short unsure "words" are mostly specks.
+    static let minimumUnsureLetters = 4
+    /// Words this long also match a list word one slip away (`Farbstott`, `Zutaten` read `Zataten`).
+    static let minimumFuzzyLetters = 6
+
+    private struct Tables {
+        let codes: [String]
+        /// Folded word → indices of the languages using it.
+        let exact: [String: [Int]]
+        /// Long folded words with their languages, for one-slip matches.
+        let long: [(letters: [UInt32], languages: [Int])]
+    }
+
+    private static let tables: Tables = {
+        var exact: [String: [Int]] = [:]
+        for (i, row) in words.enumerated() {
+            for w in row.words.split(whereSeparator: \.isWhitespace) {
+                let key = fold(String(w))
+                if exact[key]?.contains(i) != true { exact[key, default: []].append(i) }
+            }
+        }
+        let long = exact.filter { $0.key.count >= minimumFuzzyLetters }
+            .map { (letters: $0.key.unicodeScalars.map(\.value), languages: $0.value) }
+        return Tables(codes: words.map(\.code), exact: exact, long: long)
+    }()
+
+    static func fold(_ s: String) -> String {
+        s.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+    }
+
+    /// The languages `words` show, best first (empty when none stands out). A word is read
+    /// unsure below `OCRSummary.unsureBelow`.
+    public static func guess(_ words: [(text: String, confidence: Double)]) -> [String] {
+        let t = tables
+        var score = [Double](repeating: 0, count: t.codes.count)
+        for word in words {
+            let unsure = word.confidence < OCRSummary.unsureBelow
+            for piece in word.text.split(whereSeparator: { !$0.isLetter }) {
+                let key = fold(String(piece))
+                guard key.count >= 2, !unsure || key.count >= minimumUnsureLetters else { continue }
+                var hit = t.exact[key] ?? []
+                if hit.isEmpty, key.count >= minimumFuzzyLetters {
+                    let letters = key.unicodeScalars.map(\.value)
+                    letters.withUnsafeBufferPointer { x in
+                        for entry in t.long where EditDistance.withinOne(x, entry.letters[...]) {
+                            for l in entry.languages where !hit.contains(l) { hit.append(l) }
+                        }
+                    }
+                }
+                for l in hit { score[l] += 1 / Double(hit.count) }
+            }
+        }
+        let best = score.max() ?? 0
+        return score.indices
+            .filter { score[$0] >= minimumScore && score[$0] >= minimumShareOfBest * best }
+            .sorted { score[$0] != score[$1] ? score[$0] > score[$1] : $0 < $1 }
+            .map { t.codes[$0] }
+    }
+}
