@@ -13,8 +13,8 @@ import Foundation
 /// while 16 of the 23 photos read confidently in English; words found were 0.834
 /// English only, 0.847 with the retry, 0.851 with all six languages on every page.
 /// The retry reads with English and the languages the English pass shows
-/// (`retryLanguages`): on the gold set's unsure crops a single-language retry engine
-/// holds about 50 MB against 130 MB for all six, and reads as well (see README).
+/// (`retryLanguages`): an engine of English and one other language holds about 50 MB
+/// against 130 MB for all six, and on the gold set's unsure crops it reads as well (README).
 ///
 /// Word boxes are in the pixel coordinates of the preprocessed image (after
 /// any rescale and deskew listed in `OCRResult.steps`), not of the original photo.
