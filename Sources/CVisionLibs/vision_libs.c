@@ -11,6 +11,9 @@
 #include "CVisionLibs.h"
 
 #include <dlfcn.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,4 +113,12 @@ int ecx_vision_load(char *reason, size_t reason_size) {
     pthread_once(&once, load_all);
     if (load_status != 0 && reason && reason_size) snprintf(reason, reason_size, "%s", load_reason);
     return load_status;
+}
+
+int ecx_return_freed_memory(void) {
+#if defined(__GLIBC__)
+    return malloc_trim(0);
+#else
+    return 0;
+#endif
 }

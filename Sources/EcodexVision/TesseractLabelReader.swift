@@ -48,8 +48,8 @@ public final class TesseractLabelReader: LabelReader {
     /// It starts on a thread of its own as soon as a photo's header shows it will be needed,
     /// while this thread decodes and preprocesses the photo (`EngineStart`).
     private var engine: EngineStart?
-    /// The engine for unsure pages (`retryLanguages`): started on first need and shared
-    /// with the twins (one page at a time), so a batch on two cores holds one, not two.
+    /// The engines for unsure pages (`retryLanguages`): started on first need and shared
+    /// with the twins, together no heavier than one engine with every language (`SharedEngine`).
     let retryEngine: SharedEngine
     /// For scenes (camera frames, read block by block or whole when no block stands out): the
     /// Latin-script model when the default languages are in use and it is installed (started
@@ -120,7 +120,7 @@ public final class TesseractLabelReader: LabelReader {
         }
         // Tesseract starts on first use (`startFirstEngine`); the files were checked above.
         sceneModel = languages == nil && options.latinForScenes ? TessData.latinScriptModel(in: folder) : nil
-        self.retryEngine = retryEngine ?? SharedEngine { [pageSegMode] languages in
+        self.retryEngine = retryEngine ?? SharedEngine(budget: SharedEngine.weight(chosen)) { [pageSegMode] languages in
             try TesseractEngine(dataPath: folder, languages: languages, pageSegMode: pageSegMode)
         }
     }
@@ -376,54 +376,116 @@ final class EngineStart: @unchecked Sendable {
     }
 }
 
-/// One retry engine shared by several readers on several threads, one page at a time: few
-/// pages need it, so the workers of a batch share one instead of holding one each. It holds
-/// the languages the last page asked for (English and one other: about 50 MB; all six: 100+
-/// MB) and is started again, after the old one is freed, when a page asks for others.
+/// The retry engines shared by several readers on several threads, each engine used for one
+/// page at a time: few pages need one, so the workers of a batch share them instead of
+/// holding their own. An engine is kept for the languages a page asked for (English and one
+/// other: about 50 MB; all six: about 130 MB) and used again by the next page that asks for
+/// the same. Together they hold no more than `budget` (an engine weighs its languages plus
+/// one, about 18 MB a unit): with six languages installed, two workers can each re-read a page
+/// in English and one other language at once, while an all-language engine runs alone. To
+/// make room, idle engines are freed, the least recently used first, before another starts;
+/// a page waits only while the engines in use leave no room.
+///
+/// Before (one engine, languages swapped in place): a batch of 32 gold photos on two
+/// cores started four engines one after the other and its workers waited 0.7 s for them.
 final class SharedEngine: @unchecked Sendable {
-    private let lock = NSLock()
-    private let start: ([String]) throws -> TesseractEngine
-    private var engine: TesseractEngine?
-    private var starts: [[String]] = []
+    private final class Slot {
+        let languages: [String]
+        var engine: TesseractEngine?  // nil while it starts
+        var busy = true
+        var lastUsed: UInt64 = 0
+        init(_ languages: [String]) { self.languages = languages }
+    }
 
-    init(start: @escaping ([String]) throws -> TesseractEngine) { self.start = start }
+    private let condition = NSCondition()
+    private let start: ([String]) throws -> TesseractEngine
+    /// What the engines held together may weigh (`weight`).
+    let budget: Int
+    private var slots: [Slot] = []
+    private var starts: [[String]] = []
+    private var uses: UInt64 = 0
+
+    /// `budget`: usually the weight of one engine with every language.
+    init(budget: Int, start: @escaping ([String]) throws -> TesseractEngine) {
+        self.budget = budget
+        self.start = start
+    }
+
+    /// An engine's weight against the budget: its languages, plus one for what every engine holds.
+    static func weight(_ languages: [String]) -> Int { languages.count + 1 }
 
     /// Runs `body` with an engine for `languages`, holding it (and starting it if needed) until `body` returns.
     func use<T>(_ languages: [String], _ body: (TesseractEngine) throws -> T) throws -> T {
-        lock.lock(); defer { lock.unlock() }
-        if engine?.languages != languages {
-            if engine != nil {
-                engine = nil  // freed before the next one loads: the two never share the memory
-                Self.returnFreedMemory()
+        let slot = try acquire(languages)
+        defer { release(slot) }
+        return try body(slot.engine!)
+    }
+
+    private func acquire(_ languages: [String]) throws -> Slot {
+        condition.lock()
+        while true {
+            if let idle = slots.first(where: { !$0.busy && $0.languages == languages }) {
+                idle.busy = true
+                condition.unlock()
+                return idle
             }
-            engine = try start(languages)
-            starts.append(languages)
+            let need = Self.weight(languages)
+            var held = slots.reduce(0) { $0 + Self.weight($1.languages) }
+            var freed = false
+            if held + need > budget {
+                for idle in slots.filter({ !$0.busy }).sorted(by: { $0.lastUsed < $1.lastUsed }) where held + need > budget {
+                    slots.removeAll { $0 === idle }
+                    held -= Self.weight(idle.languages)
+                    freed = true
+                }
+            }
+            // Nothing held at all: even an engine over the budget runs, alone.
+            if held + need <= budget || slots.isEmpty {
+                let slot = Slot(languages)
+                slots.append(slot)
+                starts.append(languages)
+                condition.unlock()
+                // The freed engines are gone before the next one loads: the two never share the memory.
+                if freed { VisionLibraries.returnFreedMemory() }
+                do {
+                    slot.engine = try start(languages)
+                } catch {
+                    condition.lock()
+                    slots.removeAll { $0 === slot }
+                    condition.broadcast()
+                    condition.unlock()
+                    throw error
+                }
+                return slot
+            }
+            condition.wait()
         }
-        return try body(engine!)
+    }
+
+    private func release(_ slot: Slot) {
+        condition.lock()
+        uses += 1
+        slot.lastUsed = uses
+        slot.busy = false
+        condition.broadcast()
+        condition.unlock()
     }
 
     /// How many times an engine was started (tests: once for a whole batch of one language).
     var startCount: Int {
-        lock.lock(); defer { lock.unlock() }
+        condition.lock(); defer { condition.unlock() }
         return starts.count
     }
 
     /// The languages of each engine started, in order.
     var started: [[String]] {
-        lock.lock(); defer { lock.unlock() }
+        condition.lock(); defer { condition.unlock() }
         return starts
     }
 
-    /// Hands the freed engine's pages back to the system (glibc's `malloc_trim`): without it
-    /// the swaps fragment the heap and the process keeps growing. Bench of the gold set's 88
-    /// unsure crops, peak of the process: 425 MB without, 340 MB with (one engine: 383 MB).
-    private static func returnFreedMemory() {
-        #if os(Linux)
-        _ = glibcMallocTrim(0)
-        #endif
+    /// The languages of each engine held now, in the order they started.
+    var held: [[String]] {
+        condition.lock(); defer { condition.unlock() }
+        return slots.map(\.languages)
     }
 }
-
-#if os(Linux)
-@_silgen_name("malloc_trim") private func glibcMallocTrim(_ pad: Int) -> Int32
-#endif

@@ -11,4 +11,8 @@
 /// (the library or function that is missing) in `reason`.
 int ecx_vision_load(char *reason, size_t reason_size);
 
+/// Hands memory freed by a Tesseract engine back to the system (glibc's malloc_trim; no-op
+/// elsewhere). Returns 1 when some was returned.
+int ecx_return_freed_memory(void);
+
 #endif

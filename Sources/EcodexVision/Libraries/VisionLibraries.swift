@@ -10,6 +10,10 @@ enum VisionLibraries {
     /// Loads them once per process; later calls only return the first outcome.
     static func ensure() throws { try outcome.get() }
 
+    /// Hands the memory of freed engines back to the system (glibc's `malloc_trim`): without
+    /// it, engines freed and started again fragment the heap and the process keeps growing.
+    static func returnFreedMemory() { _ = ecx_return_freed_memory() }
+
     private static let outcome: Result<Void, OCRError> = {
         var reason = [CChar](repeating: 0, count: 512)
         guard ecx_vision_load(&reason, reason.count) != 0 else { return .success(()) }
