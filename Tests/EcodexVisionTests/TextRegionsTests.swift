@@ -149,8 +149,8 @@ import Testing
 @Suite struct SharedRetryEngineTests {
     static let installed = TesseractLabelReader.installedLanguages()
 
-    @Test(.enabled(if: installed.contains("deu") && installed.contains("fra") && installed.count >= 4,
-                   "needs English, German, French and one more"))
+    @Test(.enabled(if: installed.contains("deu") && installed.contains("fra") && installed.count >= 5,
+                   "needs English, German, French and two more (room for two engines side by side)"))
     func anotherLanguageSetIsKeptBesideTheFirst() throws {
         let reader = try TesseractLabelReader(languages: nil, dataPath: nil, options: PreprocessOptions())
         let shared = reader.retryEngine
@@ -176,8 +176,8 @@ import Testing
 
     /// Two workers re-read pages in two languages at once: the second does not wait for the
     /// first to finish (before: one engine, one page at a time).
-    @Test(.enabled(if: installed.contains("deu") && installed.contains("fra") && installed.count >= 4,
-                   "needs English, German, French and one more"))
+    @Test(.enabled(if: installed.contains("deu") && installed.contains("fra") && installed.count >= 5,
+                   "needs English, German, French and two more (room for two engines side by side)"))
     func twoWorkersReReadAtOnce() throws {
         let reader = try TesseractLabelReader(languages: nil, dataPath: nil, options: PreprocessOptions())
         let shared = reader.retryEngine
