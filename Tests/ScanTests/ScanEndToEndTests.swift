@@ -33,6 +33,28 @@ import Testing
         #expect((e120["matchedText"] as? [String])?.contains { $0.lowercased() == "carmine" } == true)
     }
 
+    /// Another language's additive name, accents folded, is a common word of a label language:
+    /// Catalan `Carotè` (E160a) is Italian `carote`, carrots. Such names count only after a
+    /// class word of their own function (packs/base/REVIEW.md section 10); before, every
+    /// Italian list with carrots showed a colour.
+    @Test(arguments: [
+        ("Ingredienti: pomodori, carote, sedano, sale", "E160a"),
+        ("Ingredientes: manitas de cerdo, sal", "E421"),
+        ("Ingredienti: patate, terra, sale", "E553b"),
+        ("Ingredients: water, ure, salt", "E927b"),
+    ])
+    func wordsOfALabelLanguageAreNotAnotherLanguagesAdditiveNames(text: String, code: String) throws {
+        let run = try scan.run(["text", text, "--format", "json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let codes = try #require(run.jsonLines().first).codes
+        #expect(codes.isEmpty, "\(text): \(codes) (not \(code))")
+    }
+
+    @Test func aFoldedNameStillCountsAfterItsClassWord() throws {
+        let run = try scan.run(["text", "Zucchero, colorante: carotè", "--format", "json"])
+        #expect(try #require(run.jsonLines().first).codes == ["E160a"])
+    }
+
     @Test func candyLabelTerminalOutput() throws {
         let run = try scan.run([ScanBinary.path("samples/candy-label.jpg"), "--region", "EU"])
         #expect(run.status == 0)
