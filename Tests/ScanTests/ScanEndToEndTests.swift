@@ -215,6 +215,29 @@ import Testing
         #expect(try Data(contentsOf: built) == shipped, "packs/base changed: run `scan pack build` and commit the result")
     }
 
+    /// Every name of another language that, accents folded, is a word of a label language
+    /// (Catalan `Carotè` is Italian `carote`, carrots) is a context name or was reviewed and
+    /// listed in packs/base/folded-names-reviewed.tsv: a new import of the taxonomy cannot
+    /// bring such a name in unseen. The word lists are those of Tesseract's six label-language
+    /// models, read by packs/tools/audit_folded_names.py.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/dawg2wordlist")
+                   && FileManager.default.isExecutableFile(atPath: "/usr/bin/combine_tessdata"),
+                   "needs Tesseract's dawg2wordlist and combine_tessdata (Debian package tesseract-ocr)"))
+    func namesThatFoldToALabelLanguageWordAreReviewed() throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", ScanBinary.path("packs/tools/audit_folded_names.py"),
+                       "--reviewed", ScanBinary.path("packs/base/folded-names-reviewed.tsv")]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = out
+        try p.run()
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0, "not reviewed (code, language, name, folded, label languages):\n\(output)")
+        #expect(output.contains("0 candidates not reviewed"), "\(output)")
+    }
+
     @Test func validationPrintsCoverage() throws {
         let run = try scan.run(["pack", "validate", "--source", ScanBinary.path("packs/base"),
                                 "--texts", ScanBinary.path("Tests/EcodexCoreTests/Fixtures/ingredient-texts.jsonl")])

@@ -13,6 +13,11 @@ Names already context-only are not listed.
 
 Usage:
     python3 packs/tools/audit_folded_names.py [--tessdata /usr/share/tesseract-ocr/5/tessdata]
+        [--reviewed packs/base/folded-names-reviewed.tsv]
+
+With --reviewed it prints only the candidates that file does not list (code, language and
+name, tab-separated) and exits 1 when there is any: a test runs it so that a new import of
+the taxonomy cannot bring such a name in unreviewed.
 
 Needs Tesseract's combine_tessdata and dawg2wordlist (Debian package tesseract-ocr) and
 the six language models (scripts/install-deps.sh installs them). Standard library only.
@@ -51,7 +56,12 @@ def word_list(tessdata, lang, tmp):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tessdata", default="/usr/share/tesseract-ocr/5/tessdata")
+    ap.add_argument("--reviewed", help="names reviewed and left as they are (tab-separated code, language, name)")
     a = ap.parse_args()
+    reviewed = set()
+    if a.reviewed:
+        with open(a.reviewed, encoding="utf-8") as f:
+            reviewed = {tuple(line.rstrip("\n").split("\t")[:3]) for line in f if line.strip() and not line.startswith("#")}
     with tempfile.TemporaryDirectory() as tmp:
         words = {l2: word_list(a.tessdata, l3, tmp) for l2, l3 in LABEL.items()}
     rows = []
@@ -68,11 +78,12 @@ def main():
                 if " " in folded or "-" in folded or n.lower() in context or folded in own:
                     continue
                 hits = [l2 for l2 in LABEL if folded in words[l2]]
-                if hits:
+                if hits and (rec["code"], lang, n) not in reviewed:
                     rows.append((rec["code"], lang, n, folded, ",".join(hits)))
     for r in rows:
         print("\t".join(r))
-    print(f"{len(rows)} candidates", file=sys.stderr)
+    print(f"{len(rows)} candidates" + (" not reviewed" if a.reviewed else ""), file=sys.stderr)
+    return 1 if a.reviewed and rows else 0
 
 
 if __name__ == "__main__":
