@@ -14,21 +14,14 @@ import Testing
         let texts = env["ECODEX_FUZZ_TEXTS"].flatMap(Int.init) ?? 1000
         let images = env["ECODEX_FUZZ_IMAGES"].flatMap(Int.init) ?? 20
         let seed = SplitMix64.seed("fuzz") >> 1   // the script takes a non-negative 63-bit seed
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", ScanBinary.path("scripts/fuzz.py"), "--scan", ScanBinary.executable.path,
-                       "--texts", "\(texts)", "--images", "\(images)", "--seed", "\(seed)", "--synth", "4",
-                       // The bound. (Photos read block by block used to reach 320-333 MB with the
-                       // Latin model's word list and the English engine both loaded: README "Fuzzing".)
-                       "--max-mb", env["ECODEX_FUZZ_MAX_MB"] ?? "300"]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
+        let (status, output) = try ScanBinary.python("scripts/fuzz.py", [
+            "--scan", ScanBinary.executable.path,
+            "--texts", "\(texts)", "--images", "\(images)", "--seed", "\(seed)", "--synth", "4",
+            // The bound. (Photos read block by block used to reach 320-333 MB with the
+            // Latin model's word list and the English engine both loaded: README "Fuzzing".)
+            "--max-mb", env["ECODEX_FUZZ_MAX_MB"] ?? "300"])
         print(output)
-        #expect(p.terminationStatus == 0, "\(output.suffix(3000))")
+        #expect(status == 0, "\(output.suffix(3000))")
         #expect(output.contains("texts: \(texts) inputs") && output.contains("photos: \(images) inputs"), "\(output.suffix(2000))")
     }
 }

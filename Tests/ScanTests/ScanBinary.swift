@@ -98,6 +98,23 @@ struct ScanBinary {
     }
 }
 
+extension ScanBinary {
+    /// Runs one of the repository's Python scripts (`scripts/fuzz.py`, `packs/tools/…`) to its end:
+    /// its exit status and its standard output and error together.
+    static func python(_ script: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", path(script)] + arguments
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = out
+        try p.run()
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        return (p.terminationStatus, output)
+    }
+}
+
 /// What the reader threads collected, handed over under a lock.
 private final class Collected: @unchecked Sendable {
     private let lock = NSLock()
