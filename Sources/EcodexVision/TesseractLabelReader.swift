@@ -430,17 +430,17 @@ final class SharedEngine: @unchecked Sendable {
                 return idle
             }
             let need = Self.weight(languages)
-            var held = slots.reduce(0) { $0 + Self.weight($1.languages) }
+            var weighs = slots.reduce(0) { $0 + Self.weight($1.languages) }
             var freed = false
-            if held + need > budget {
-                for idle in slots.filter({ !$0.busy }).sorted(by: { $0.lastUsed < $1.lastUsed }) where held + need > budget {
+            if weighs + need > budget {
+                for idle in slots.filter({ !$0.busy }).sorted(by: { $0.lastUsed < $1.lastUsed }) where weighs + need > budget {
                     slots.removeAll { $0 === idle }
-                    held -= Self.weight(idle.languages)
+                    weighs -= Self.weight(idle.languages)
                     freed = true
                 }
             }
             // Nothing held at all: even an engine over the budget runs, alone.
-            if held + need <= budget || slots.isEmpty {
+            if weighs + need <= budget || slots.isEmpty {
                 let slot = Slot(languages)
                 slots.append(slot)
                 starts.append(languages)
