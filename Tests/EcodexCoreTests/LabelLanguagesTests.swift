@@ -33,6 +33,13 @@ struct LabelLanguagesTests {
         #expect(Set(LabelLanguages.guess(read)) == ["deu", "fra", "ita"])
     }
 
+    @Test("List words read surely are counted; unsure words and a brand slogan are not")
+    func listWords() {
+        #expect(LabelLanguages.listWordCount(Self.words("Zutaten: Zucker, Salz, Zitronensäure")) == 4)
+        #expect(LabelLanguages.listWordCount(Self.words("Zutaten:? Zucker? Salz")) == 1)
+        #expect(LabelLanguages.listWordCount(Self.words("Ricola Original Swiss Herb Drops 1930")) == 0)
+    }
+
     @Test("An English list is English alone")
     func english() {
         let read = Self.words("Ingredients: sugar, glucose syrup, acidity regulator: citric acid, colour: E102, natural flavouring")

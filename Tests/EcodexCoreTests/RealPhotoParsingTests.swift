@@ -184,6 +184,21 @@ import Testing
         #expect(r.ocr?.frame == "b.jpg")
     }
 
+    /// The lead is the frame that read the ingredient list surely, not the one that read big
+    /// brand print best: a weak reading in the list frame counts as it would alone (real frames
+    /// of 09773: the brand text read at mean confidence 63, the list at 54 in another frame).
+    @Test func theLeadFrameIsTheOneThatReadTheList() throws {
+        let reader = FrameReader([
+            "a.jpg": ("Ricola Original Swiss Herb Drops 1930", 92),
+            "b.jpg": ("Zutaten: Zucker, Glukosesirup, Citronensaure, Salz", 65),
+            "c.jpg": ("Zutaten: Zucker", 40),
+        ])
+        let pipeline = try ScanPipeline(catalog: TestRecords.catalog, reader: reader)
+        let r = try pipeline.scanBurst(at: ["a.jpg", "b.jpg", "c.jpg"], options: ScanOptions())
+        #expect(r.additives.map(\.code.description) == ["E330"])
+        #expect(r.ocr?.frame == "b.jpg")
+    }
+
     @Test func unreadableFramesAreSkippedWithANote() throws {
         let reader = FrameReader(["a.jpg": ("colours: E102", 90)])
         let pipeline = try ScanPipeline(catalog: TestRecords.catalog, reader: reader)

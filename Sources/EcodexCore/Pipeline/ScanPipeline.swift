@@ -116,7 +116,8 @@ public final class ScanPipeline {
     ///
     /// Each frame is read and parsed on its own; evidence is then fused per additive
     /// (`BurstFusion`): an additive seen in two frames counts, one seen in a single frame
-    /// counts when that reading is sure or that frame is the one read best. Frames that cannot be read are skipped with
+    /// counts when that reading is sure or that frame is the lead: the one that read most
+    /// ingredient-list words surely (`LabelLanguages.listWordCount`). Frames that cannot be read are skipped with
     /// a warning; when none can be read, the first frame's error is thrown.
     public func scanBurst(at paths: [String], options: ScanOptions) throws -> ScanReport {
         guard let reader else { throw ScanError.ocrUnavailable }
@@ -131,13 +132,18 @@ public final class ScanPipeline {
             case .failure(let e): firstError = firstError ?? e
             }
         }
-        guard let best = readings.max(by: { $0.ocr.meanConfidence < $1.ocr.meanConfidence }) else {
+        // The lead frame read most of the ingredient list surely; mean confidence breaks ties.
+        let listWords = readings.map { LabelLanguages.listWordCount($0.ocr.words.map { ($0.text, $0.confidence) }) }
+        guard let lead = readings.indices.max(by: {
+            (listWords[$0], readings[$0].ocr.meanConfidence) < (listWords[$1], readings[$1].ocr.meanConfidence)
+        }) else {
             throw firstError ?? ScanError.noPhotoReadable
         }
+        let best = readings[lead]
         let t0 = Clock.now()
         let p = try parser()
         let parsed = readings.map { p.parse($0.ocr.text, words: $0.ocr.words) }
-        let fused = BurstFusion.fuse(parsed, lead: readings.firstIndex { $0.frame == best.frame })
+        let fused = BurstFusion.fuse(parsed, lead: lead)
         var report = try report(from: fused, input: paths.count == 1 ? first : "\(first) (+\(paths.count - 1) frames)",
                                 options: options)
         report.timingsMs.parse = Clock.between(t0, Clock.now()) - report.timingsMs.assess
@@ -149,11 +155,11 @@ public final class ScanPipeline {
         report.ocr = OCRSummary(best.ocr, lowConfidence: low)
         report.ocr?.frames = readings.count
         report.ocr?.frame = paths[best.frame]
-        if let preview = best.ocr.preview, let b = readings.firstIndex(where: { $0.frame == best.frame }) {
-            // The page shows the frame read best, with the words that frame read for each additive.
+        if let preview = best.ocr.preview {
+            // The page shows the lead frame, with the words that frame read for each additive.
             let inFrame = report.additives.map { f -> Finding in
                 var f = f
-                f.spans = parsed[b].mentions.filter { f.code.lineage.contains($0.code) || $0.code.lineage.contains(f.code) }.map(\.span)
+                f.spans = parsed[lead].mentions.filter { f.code.lineage.contains($0.code) || $0.code.lineage.contains(f.code) }.map(\.span)
                 return f
             }
             report.photo = PhotoView.make(preview: preview, words: best.ocr.words, findings: inFrame)
