@@ -45,6 +45,7 @@ struct ParsingConventionTests {
         ("caramel (colour)", ["E150"]),
         ("Sugar, caramel color", ["E150"]),
         ("vitamin C (antioxidant)", ["E300"]),
+        ("antioxidant vitamin C", ["E300"]),
         ("ascorbic acid (vitamin C), salt", ["E300"]),
         ("TBHQ (preservative)", ["E319"]),
         ("sodium benzoate (to protect flavor)", ["E211"]),
@@ -64,6 +65,9 @@ struct ParsingConventionTests {
         "Karamell (aus Zucker)",
         "caramel (sugar, cream)",
         "vitamin C",
+        // The class word names another ingredient when `and` joins it to the name (real frame 09773).
+        "Herb drops with sweeteners and vitamin C",
+        "Bonbons aux herbes avec édulcorants et vitamine C",
     ])
     func foodsStayFoods(text: String) {
         S.expectCodes(text, [])

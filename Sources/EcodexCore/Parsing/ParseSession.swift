@@ -379,7 +379,7 @@ struct ParseSession {
             let context = item(first)?.function != nil
             if m.parts.count == 1 {
                 if best.contextOnly || amongNutrients[i],
-                   !(item(first).map { $0.directContext || sameFunction(best.code, $0) } ?? false),
+                   !(item(first).map { ($0.directContext && !joinedToClassWord(first, $0)) || sameFunction(best.code, $0) } ?? false),
                    amongNutrients[i] || !joinedToAdditive(i, merged, amongNutrients) { continue }
                 if best.contextOnly && !best.isCode && inNutritionDeclaration(best.tokens) { continue }
                 // `gesättigte Fettsäuren`, `acides gras saturés`: a name qualified as saturated
@@ -576,6 +576,15 @@ struct ParseSession {
     /// Whether the class word governing `item` names one of `code`'s functions: under
     /// `colours: E102, E129, carmine` the header still vouches for `carmine` (a colour),
     /// but `colorant : E120, vitamine C` does not make vitamin C an additive.
+    /// `mit Süssungsmitteln und Vitamin C`, `avec édulcorants et vitamine C`: the item's class
+    /// word is joined to the name by `and`, so it names another ingredient, not the name's
+    /// function. Such a class word makes no ordinary-food name (a context name) an additive.
+    func joinedToClassWord(_ first: Int, _ item: IngredientStructure.Item) -> Bool {
+        guard let cls = item.classTokens, cls.upperBound < first else { return false }
+        let next = tokens[cls.upperBound]
+        return next.kind == .word && Self.andWords.contains(next.key)
+    }
+
     private func sameFunction(_ code: ECode, _ item: IngredientStructure.Item) -> Bool {
         guard let f = item.function, f != FunctionClasses.genericID else { return false }
         return code.lineage.lazy.compactMap { functions[$0] }.first?.contains(f) ?? false
