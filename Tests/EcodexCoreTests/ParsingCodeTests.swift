@@ -71,6 +71,7 @@ struct ParsingCodeTests {
         "vitamin C 100 mg",
         "price £129",
         "vitamines E, B6",
+        "Vitamin E l5 mg",
     ])
     func notCodes(text: String) {
         S.expectCodes(text, [])
@@ -97,6 +98,9 @@ struct ParsingCodeTests {
         ("acid: E33O", "E330", "E33O"),
         ("colour: E15Od", "E150d", "E15Od"),
         ("colour: INS160a1", "E160a(i)", "INS160a1"),
+        // The first digit read as a letter after a set-apart prefix, as after a glued one.
+        ("colour: E l29", "E129", "E l29"),
+        ("sugar, E-I02, salt", "E102", "E-I02"),
     ])
     func repairs(text: String, code: String, spanned: String) {
         let r = S.parser.parse(text)

@@ -83,7 +83,10 @@ struct CodeReader {
         if isPunct(j, "(") || isPunct(j, "[") {
             return readSharedPrefixList(open: j, prefixStart: i)
         }
-        guard tokens[j].kind == .word, let first = word(j).first, first >= 0x30 && first <= 0x39 else { return [] }
+        // The number starts with a digit, or with a letter OCR reads for one when a real digit
+        // follows (`E l29`, `E-I02`: the `1` read as `l` or `I`), as in the glued `El29`.
+        guard tokens[j].kind == .word, let first = word(j).first,
+              first >= 0x30 && first <= 0x39 || Self.slips[first] != nil && tokens[j].hasDigit else { return [] }
         // A lone `E` before a number with a unit is a vitamin dose, not a code; readBody checks units.
         guard let h = readBody(word(j), next: j + 1, start: i, prefixSlip: false) else { return [] }
         return [h] + readPrefixedListTail(after: h, ins: prefixLength == 3)
