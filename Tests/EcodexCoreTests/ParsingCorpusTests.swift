@@ -63,8 +63,10 @@ struct ParsingCorpusTests {
         // and the shipped store: `goldset/tools/parser_cases.py off`. 80 → 79 on purpose:
         // `fr-acides-gras-false-positive` expects E570 from `acides gras saturés` in a nutrition
         // table, which OFF's own test marks a false positive; names qualified as saturated no
-        // longer count (they were E570 false positives on real phone frames too).
-        #expect(agreed >= 79)
+        // longer count (they were E570 false positives on real phone frames too). 79 → 78 on
+        // purpose: the candied-fruit case writes `épaississant: gommexanthane`, xanthan gum as
+        // one word, which compounds now read as E415; OFF's expectation has no E415.
+        #expect(agreed >= 78)
     }
 
     @Test("All 307 real ingredient texts parse, spans inside the text")

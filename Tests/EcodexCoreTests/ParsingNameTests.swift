@@ -37,6 +37,33 @@ struct ParsingNameTests {
         S.expectCodes(text, [])
     }
 
+    @Test("A compound of a source and an additive's name counts under a class word of its function", arguments: [
+        ("Emulgator: Sonnenblumenlecithine", ["E322"]),
+        ("Zucker, Emulgator Rapslecithin, Salz", ["E322"]),
+        ("emulgator (zonnebloemlecithine), suiker", ["E322"]),
+    ] as [(String, [String])])
+    func compounds(text: String, codes: [String]) {
+        S.expectCodes(text, codes)
+    }
+
+    @Test("A compound counts for nothing alone, when it names another substance, or as a class word", arguments: [
+        ("Zucker, Sonnenblumenlecithin, Salz", []),
+        ("Trägerstoff: Maltodextrin", []),
+        ("Verdickungsmittel: Maltodextrin, Zucker", []),
+        // `lukcorantes` ends in the Portuguese class word `corantes` (colours): no colour context.
+        ("Zucker, lukcorantes: Karamell, Salz", []),
+    ] as [(String, [String])])
+    func notCompounds(text: String, codes: [String]) {
+        S.expectCodes(text, codes)
+    }
+
+    @Test("A slip of a class word is read as that class word, not by its last part")
+    func slipOfAClassWordIsNoCompound() {
+        // `regulator` is a known word too (of `acidity regulator`).
+        let r = S.parser.parse("Säuereregulator: Kaliumcarbonat")
+        #expect(r.mentions.map(\.function) == ["acidity regulator"])
+    }
+
     @Test("Fuzzy names for OCR slips, none for short names", arguments: [
         ("tartrazime", "E102"),
         ("sodium benzaote", "E211"),

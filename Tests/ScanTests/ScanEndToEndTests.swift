@@ -55,6 +55,21 @@ import Testing
         #expect(try #require(run.jsonLines().first).codes == ["E160a"])
     }
 
+    /// German and Dutch write the source and the additive as one word; with the shipped
+    /// store, under a class word of its function (two of the 307 OFF texts wrote
+    /// `Emulgator Sonnenblumenlecithine` and lost their lecithin).
+    @Test(arguments: [
+        ("Zucker, Kakaobutter, Emulgator Sonnenblumenlecithine, Salz", ["E322"]),
+        ("Zucker, Geliermittel: Apfelpektin, Säuerungsmittel: Citronensäure", ["E440", "E330"]),
+        ("Zucker, Sonnenblumenlecithine, Salz", []),
+        ("Trägerstoff: Maltodextrin, Aroma", []),
+    ])
+    func aCompoundNameCountsUnderItsClassWord(text: String, codes: [String]) throws {
+        let run = try scan.run(["text", text, "--format", "json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try #require(run.jsonLines().first).codes == codes, "\(text)")
+    }
+
     @Test func candyLabelTerminalOutput() throws {
         let run = try scan.run([ScanBinary.path("samples/candy-label.jpg"), "--region", "EU"])
         #expect(run.status == 0)

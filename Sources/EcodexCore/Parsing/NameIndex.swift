@@ -41,6 +41,8 @@ struct NameIndex: Sendable {
         /// Range of the word in the normalised scalars.
         var scalarStart: Int32
         var scalarEnd: Int32
+        /// The word is a compound read by its last part (`Sonnenblumenlecithine` as `lecithine`).
+        var compound = false
     }
 
     /// The longest key found at a start position.

@@ -13,6 +13,9 @@ struct ParseSession {
         var contextOnly = false
         var needsContext = false
         var isCode: Bool
+        /// Read as the last part of a compound word (`Sonnenblumenlecithine`): counts only under
+        /// a class word of the additive's own function, or beside a code.
+        var compound = false
         /// All the words that make up a name shared with a neighbour (`citrates de potassium et
         /// de sodium` for `sodium`), when more than `tokens`.
         var phrase: Range<Int>?
@@ -117,6 +120,7 @@ struct ParseSession {
         stream.reserveCapacity(tokens.count)
         var barrier = true
         var joinedUntil = 0
+        var compoundScratch = NameIndex.FuzzyCache(count: 0)
         for (k, t) in tokens.enumerated() where k >= joinedUntil {
             if consumed[k] { barrier = true; continue }
             if t.kind == .punct {
@@ -141,16 +145,20 @@ struct ParseSession {
             if NameIndex.stopWords.contains(t.key) { continue }
             var low = false
             if let ocr, !ocr.isEmpty, let c = ocr.mean(over: byteRange(k..<(k + 1))) { low = c < 0.6 }
-            let id = index.id(ofWordHash: t.key)
+            var id = index.id(ofWordHash: t.key)
             let length = Int(t.end - t.start)
             // Singular and plural are one word: `Sodium Citrate` finds `sodium citrates`.
-            let forms = !t.hasDigit && length >= NameIndex.wordFormMinLength
+            var forms = !t.hasDigit && length >= NameIndex.wordFormMinLength
                 ? index.formIDs(norm.scalars[Int(t.start)..<Int(t.end)], own: id) : (-1, -1)
+            var compound = false
+            if id < 0, forms.0 < 0, !t.hasDigit, let part = compoundTail(t, scratch: &compoundScratch) {
+                (id, forms, compound) = (part.id, part.forms, true)
+            }
             let eligible = id < 0 && forms.0 < 0 && !t.hasDigit && length <= 40
                 && (length >= NameIndex.fuzzyMinLength || (low && length >= NameIndex.fuzzyMinLength - 1))
             stream.append(.init(token: Int32(k), tokenEnd: Int32(k + 1), id: id, forms: forms, barrierBefore: barrier,
                                 length: Int32(length), lowConfidence: low, fuzzyEligible: eligible,
-                                scalarStart: t.start, scalarEnd: t.end))
+                                scalarStart: t.start, scalarEnd: t.end, compound: compound))
             barrier = false
         }
         var fuzzyCache = NameIndex.FuzzyCache(count: stream.count)
@@ -166,7 +174,10 @@ struct ParseSession {
                         continue
                     }
                     let range = Int(streamBuffer[m.startWord].token)..<Int(streamBuffer[m.endWord - 1].tokenEnd)
-                    if m.target.function != nil || m.target.nutrient {
+                    let viaCompound = (m.startWord..<m.endWord).contains { streamBuffer[$0].compound }
+                    // Compounds name additives by their source; a class word read in the tail of an
+                    // unknown word (`lukcorantes` as Portuguese `corantes`) is more likely a slip.
+                    if !viaCompound, m.target.function != nil || m.target.nutrient {
                         structure.noteClass(at: range, function: m.target.function, nutrient: m.target.nutrient)
                     }
                     if let code = m.target.code {
@@ -175,8 +186,10 @@ struct ParseSession {
                             if let last = nameHits.last, last.tokens == d.tokens { nameHits.removeLast() }
                             nameHits.append(d)
                         }
-                        nameHits.append(Candidate(code: code, tokens: range, kind: m.edits > 0 ? .fuzzy : .name,
-                                                  edits: m.edits, contextOnly: m.target.contextOnly, isCode: false))
+                        var c = Candidate(code: code, tokens: range, kind: m.edits > 0 ? .fuzzy : .name,
+                                          edits: m.edits, contextOnly: m.target.contextOnly, isCode: false)
+                        c.compound = viaCompound
+                        nameHits.append(c)
                     }
                     p = m.endWord
                     if m.target.code != nil, let d = distributed(streamBuffer, after: m, index: index, scalars: scalarBuffer) {
@@ -244,6 +257,45 @@ struct ParseSession {
     /// no space on either side, neither part has a digit, the joined word is known, and
     /// either one part is not known or the first is a short prefix (`mono-`, `di-`, `tri-`):
     /// `alpha-tocopherol` stays two known words, as its name is written.
+    /// Shortest compound word read by its last part, and the shortest part and head it may have.
+    static let compoundMinLength = 10
+    static let compoundTailMinLength = 6
+    static let compoundHeadMinLength = 3
+
+    /// Words that end in an additive's name but name another substance (folded, matched as a
+    /// prefix so endings and plurals count): `Trägerstoff: Maltodextrin` is no dextrin (E1400).
+    static let compoundsOfOtherSubstances: [[UInt32]] = ["MALTODEXTRIN", "CYCLODEXTRIN", "AMYLOPEKTIN", "AMYLOPECTIN",
+                                                         "POLYCARBONAT", "NITROCELLULOSE", "NITROGLYCERIN"]
+        .map { $0.unicodeScalars.map(\.value) }
+
+    /// German and Dutch write a source and an additive as one word: `Sonnenblumenlecithine`,
+    /// `Rapslecithin`, `Apfelpektin`, `zonnebloemlecithine`. An unknown long word within no slip of a known
+    /// word, whose last part (six letters or more) is a known word or one of its forms, is
+    /// read as that part: the longest such part wins. The mention it makes counts only under a
+    /// class word of its own function (`Emulgator Sonnenblumenlecithine`) or beside a code.
+    /// Checked against the German and Dutch word lists of Tesseract's models (58,000 and
+    /// 339,000 words): the other compounds they hold (`Polycarbonat`, `Amylopectine`) are kept
+    /// out by that class word, or listed in `compoundsOfOtherSubstances`.
+    private func compoundTail(_ t: Token, scratch: inout NameIndex.FuzzyCache) -> (id: Int32, forms: (Int32, Int32))? {
+        let length = Int(t.end - t.start)
+        guard length >= Self.compoundMinLength, length <= 40 else { return nil }
+        let word = norm.scalars[Int(t.start)..<Int(t.end)]
+        if Self.compoundsOfOtherSubstances.contains(where: { word.starts(with: $0) }) { return nil }
+        // A slip of a known word (`Säuereregulator`) is read as that word, not as its last part.
+        var near: [Int32] = []
+        index.fuzzyCandidates(word, into: &near, cache: &scratch)
+        if !near.isEmpty { return nil }
+        var cut = word.startIndex + Self.compoundHeadMinLength
+        while word.endIndex - cut >= Self.compoundTailMinLength {
+            let tail = word[cut...]
+            let id = index.id(ofWordHash: Token.hash(tail))
+            let forms = index.formIDs(tail, own: id)
+            if id >= 0 || forms.0 >= 0 { return (id, forms) }
+            cut += 1
+        }
+        return nil
+    }
+
     private func hyphenJoinedID(at k: Int) -> Int32? {
         guard k + 2 < tokens.count else { return nil }
         let a = tokens[k], hyphen = tokens[k + 1], b = tokens[k + 2]
@@ -387,6 +439,7 @@ struct ParseSession {
                 if !best.isCode && inNutritionDeclaration(best.tokens, window: Self.saturationWindow,
                                                           is: Self.isSaturationWord) { continue }
                 if best.needsContext && !context && !neighbourIsCode(best) { continue }
+                if best.compound, !(item(first).map { sameFunction(best.code, $0) } ?? false), !neighbourIsCode(best) { continue }
                 if !best.isCode, !ocrNameHolds(best) { continue }
             }
             if let it = item(first), it.inNutrientGroup, !best.isCode || best.kind == .ins { continue }
