@@ -20,7 +20,7 @@ LIBS = {
         pixClipRectangle pixCloseBrick pixConnCompBB pixConvertRGBToLuminance pixConvertTo32
         pixConvertTo8 pixCreate pixDestroy pixFindSkewSweepAndSearchScore pixGetColormap pixGetData
         pixGetDepth pixGetHeight pixGetRGBComponent pixGetWidth pixGetWpl pixInvert pixMedianFilter
-        pixOrientCorrect pixRasterop pixRead pixReadHeader pixReadJpeg pixRenderBoxArb pixRotate
+        pixFlipLR pixOrientCorrect pixRasterop pixRead pixReadHeader pixReadJpeg pixRenderBoxArb pixRotate
         pixRotateOrth pixScale pixSetAllGray pixSetMasked pixSetPixel pixThresholdToBinary pixTophat
         pixWrite pixWriteMemJpeg setMsgSeverity"""),
     "TESS": ("/usr/include/tesseract/capi.h", """

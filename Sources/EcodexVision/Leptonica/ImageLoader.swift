@@ -68,8 +68,12 @@ enum ImageLoader {
         }
         checked(width, height)
         let pix: PixImage?
+        var orientation: Int?
         switch format {
         case .jpeg:
+            // The camera's Exif orientation, from the file's head (bounded; see `ExifOrientation`).
+            let more = (try? handle.read(upToCount: ExifOrientation.headBytes - bytes.count)) ?? Data()
+            orientation = ExifOrientation.read(bytes + [UInt8](more))
             var reduction: Int32 = 1
             while reduction < 8, width * height / Int((reduction * 2) * (reduction * 2)) >= jpegKeepPixels {
                 reduction *= 2
@@ -87,6 +91,7 @@ enum ImageLoader {
         guard let pix else {
             throw ImageError.damaged(path: path, detail: "\(format.rawValue) decoder failed")
         }
+        if let orientation { return try ExifOrientation.upright(pix, orientation: orientation) }
         return pix
     }
 
