@@ -157,11 +157,11 @@ public final class TesseractLabelReader: LabelReader {
             // Scenes are read with the Latin-script model alone when it is there.
             started = scene ? startSceneEngine() : startFirstEngine(at: "blocks")
         }
-        var pieces: [(image: PixImage, steps: [String], map: PhotoMap)] = []
+        var pieces: [(image: PixImage, steps: [String], map: PhotoMap, maybeUpsideDown: Bool)] = []
         var steps: [String] = []
         if blocks.isEmpty {
             let prepared = try prepare(loaded)
-            pieces = [(prepared.image, prepared.steps, prepared.map)]
+            pieces = [(prepared.image, prepared.steps, prepared.map, prepared.maybeUpsideDown)]
             steps = prepared.steps
         } else {
             // Reading order: top to bottom, then left to right.
@@ -171,7 +171,7 @@ public final class TesseractLabelReader: LabelReader {
                 let prepared = try prepare(crop)
                 var cut = PhotoMap()
                 cut.append(.crop(x: b.x, y: b.y))
-                pieces.append((prepared.image, prepared.steps, prepared.map.after(cut)))
+                pieces.append((prepared.image, prepared.steps, prepared.map.after(cut), prepared.maybeUpsideDown))
             }
             steps = [String(format: "text blocks: %d of %.0f%% of the photo", blocks.count,
                             100 * Double(blocks.reduce(0) { $0 + $1.width * $1.height }) / Double(loaded.pixelCount))]
@@ -194,11 +194,26 @@ public final class TesseractLabelReader: LabelReader {
         var lineBase = 0
         let reader = try engine(started!, scene: scene)
         let retry = retryBelowConfidence > 0 && !scene
-        for piece in pieces {
+        for (k, var piece) in pieces.enumerated() {
             let left = budgetMs - Int(Self.ms(prepared_at, DispatchTime.now()) - waitedMs)
             guard left > 0 else { timedOut = true; break }
-            let first = try reader.recognize(piece.image, pageSegMode: blocks.isEmpty && !wholeFrame ? nil : Self.blockPageSegMode,
-                                             budgetMs: left, tryInverted: wholeFrame)
+            let mode = blocks.isEmpty && !wholeFrame ? nil : Self.blockPageSegMode
+            var first = try reader.recognize(piece.image, pageSegMode: mode, budgetMs: left, tryInverted: wholeFrame)
+            // Leptonica leaned to upside down, too weakly to turn (capitals fool it): an unsure
+            // reading is tried turned too, and the surer one is kept.
+            if piece.maybeUpsideDown, !first.timedOut, Self.meanConfidence(first.words) < Self.halfTurnRereadBelow {
+                let turned = try piece.image.turned(2)
+                let rest = budgetMs - Int(Self.ms(prepared_at, DispatchTime.now()) - waitedMs)
+                if rest > 0 {
+                    let second = try reader.recognize(turned, pageSegMode: mode, budgetMs: rest, tryInverted: wholeFrame)
+                    if !second.timedOut, Self.meanConfidence(second.words) > Self.meanConfidence(first.words) + Self.halfTurnMargin {
+                        first = second
+                        piece.map.append(.quarterTurns(2, width: piece.image.width, height: piece.image.height))
+                        piece.image = turned
+                        if k == 0 { steps.append("rotate 180° (read both ways)") }
+                    }
+                }
+            }
             var raw = first.words
             var cut = first.timedOut
             if retry, !cut {
@@ -228,6 +243,13 @@ public final class TesseractLabelReader: LabelReader {
         if keepsPreview { result.preview = try? loaded.preview(maxSide: Self.previewMaxSide) }
         return result
     }
+
+    /// A reading of an image that may be upside down is tried turned below this mean confidence
+    /// (upright labels read 85-95; the sample upside down reads 59).
+    static let halfTurnRereadBelow = 75.0
+
+    /// How much surer (mean word confidence) the turned reading must be to replace the first.
+    static let halfTurnMargin = 10.0
 
     /// The whole-photo engine, starting on its own thread unless it was started before.
     private func startFirstEngine(at step: String) -> EngineStart {

@@ -209,6 +209,18 @@ import Testing
         #expect(text.contains("ingredienti") && text.contains("e306"), "\(result.text)")
     }
 
+    /// The sample label upside down, with no Exif to say so: Leptonica leans to a half turn
+    /// (up confidence about -10) too weakly to take it, so the unsure reading is tried turned too.
+    @Test func anUpsideDownLabelWithoutExifIsReadBothWays() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/upside-down.jpg"
+        try ImageLoader.load(Fixtures.packageRoot + "/samples/candy-label.jpg").turned(2).write(to: path, format: "jpg")
+        let result = try reader.read(imageAt: path)
+        #expect(result.steps.contains("rotate 180° (read both ways)"), "steps: \(result.steps)")
+        #expect(squeezed(result.text).contains("citric acid"), "\(result.text)")
+    }
+
     @Test func upscalesATinyCrop() throws {
         // 200×109 px: characters about 5 px tall, far below what the LSTM model was trained on.
         let result = try reader.read(imageAt: Fixtures.real("dart_ingredients_small_en.jpg"))

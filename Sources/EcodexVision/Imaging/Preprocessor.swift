@@ -44,6 +44,9 @@ struct PreprocessedImage {
     var steps: [String]
     /// Where the image's pixels came from in the image given to `Preprocessor.run`.
     var map = PhotoMap()
+    /// Leptonica's up/down test leaned to upside down, too weakly to turn the image
+    /// (`minUpsideDownConfidence`): the reader may read it turned too and keep the surer reading.
+    var maybeUpsideDown = false
 }
 
 /// Turns a decoded photo into a clean gray image for Tesseract.
@@ -130,7 +133,8 @@ enum Preprocessor {
             pix = try pix.map("pixRotateOrth") { pixRotateOrth($0, Int32(quarterTurns)) }
             steps.append("rotate \(quarterTurns * 90)°")
         }
-        if options.orient, let quarterTurns = try orientation(pix, threshold: split.threshold) {
+        var maybeUpsideDown = false
+        if options.orient, let quarterTurns = try orientation(pix, threshold: split.threshold, weakHalfTurn: &maybeUpsideDown) {
             // Leptonica's up/down test counts ascenders and descenders along text lines and is
             // unreliable on lines tilted much: a white label at 22° on a darker table (gold
             // `g0412`) was turned upside down. When it asks for a turn and the lines are tilted
@@ -170,7 +174,7 @@ enum Preprocessor {
                 steps.append(String(format: "straighten curved lines (bow %.0f px)", bend.bow))
             }
         }
-        return PreprocessedImage(image: pix, steps: steps, map: map)
+        return PreprocessedImage(image: pix, steps: steps, map: map, maybeUpsideDown: maybeUpsideDown)
     }
 
     /// Lines tilted at least this many degrees: a quarter turn is checked on a straightened copy (see `run`).
@@ -346,6 +350,12 @@ enum Preprocessor {
     /// Leptonica counts ascender and descender shapes in the four orientations. A phone's
     /// own Exif orientation is applied before, when the photo is decoded (`ImageLoader`).
     static func orientation(_ pix: PixImage, threshold: Int) throws -> Int? {
+        var weak = false
+        return try orientation(pix, threshold: threshold, weakHalfTurn: &weak)
+    }
+
+    /// `orientation`, also saying whether a half turn was asked for on evidence too weak to take.
+    static func orientation(_ pix: PixImage, threshold: Int, weakHalfTurn: inout Bool) throws -> Int? {
         guard let binary = PixImage(pixThresholdToBinary(pix.pointer, Int32(threshold))) else { return nil }
         var up: Float = 0, left: Float = 0, rotation: Int32 = 0
         // Leptonica's default thresholds (8, 2.5): on the 23 upright gold-set
@@ -357,7 +367,10 @@ enum Preprocessor {
         // capitals have neither. On 61 gold images (20 in capitals) it turned 6 upright ones
         // upside down (4 in capitals; up confidence -8.3 to -13.7) and righted 13 of their
         // upside-down copies (-8.1 to -20.5). Phones say upside down in Exif (`ExifOrientation`).
-        if rotation == 180, abs(up) < Self.minUpsideDownConfidence { return nil }
+        if rotation == 180, abs(up) < Self.minUpsideDownConfidence {
+            weakHalfTurn = true
+            return nil
+        }
         return Int(rotation) / 90
     }
 

@@ -66,9 +66,7 @@ enum ExifOrientation {
 
     /// `pix` turned (and mirrored, for the rare values 2, 4, 5 and 7) as `orientation` says.
     static func upright(_ pix: PixImage, orientation: Int) throws -> PixImage {
-        func turn(_ p: PixImage, _ quarters: Int32) throws -> PixImage {
-            try p.map("pixRotateOrth") { pixRotateOrth($0, quarters) }
-        }
+        func turn(_ p: PixImage, _ quarters: Int) throws -> PixImage { try p.turned(quarters) }
         func mirror(_ p: PixImage) throws -> PixImage {
             try p.map("pixFlipLR") { pixFlipLR(nil, $0) }
         }

@@ -68,6 +68,11 @@ extension PixImage {
                     PIX_SRC, source.pointer, 0, 0)
     }
 
+    /// The image turned clockwise by `quarters` quarter turns.
+    func turned(_ quarters: Int) throws -> PixImage {
+        try map("pixRotateOrth") { pixRotateOrth($0, Int32(quarters)) }
+    }
+
     /// Writes the image as PNG.
     func writePNG(to path: String) throws {
         try write(to: path, format: "png")
