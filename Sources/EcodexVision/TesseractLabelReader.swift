@@ -194,7 +194,7 @@ public final class TesseractLabelReader: LabelReader {
         var lineBase = 0
         let reader = try engine(started!, scene: scene)
         let retry = retryBelowConfidence > 0 && !scene
-        for (k, var piece) in pieces.enumerated() {
+        for var piece in pieces {
             let left = budgetMs - Int(Self.ms(prepared_at, DispatchTime.now()) - waitedMs)
             guard left > 0 else { timedOut = true; break }
             let mode = blocks.isEmpty && !wholeFrame ? nil : Self.blockPageSegMode
@@ -210,7 +210,7 @@ public final class TesseractLabelReader: LabelReader {
                         first = second
                         piece.map.append(.quarterTurns(2, width: piece.image.width, height: piece.image.height))
                         piece.image = turned
-                        if k == 0 { steps.append("rotate 180° (read both ways)") }
+                        if !steps.contains(Self.readBothWaysStep) { steps.append(Self.readBothWaysStep) }
                     }
                 }
             }
@@ -247,6 +247,9 @@ public final class TesseractLabelReader: LabelReader {
     /// A reading of an image that may be upside down is tried turned below this mean confidence
     /// (upright labels read 85-95; the sample upside down reads 59).
     static let halfTurnRereadBelow = 75.0
+
+    /// The step listed when a piece was read turned (any block of the photo).
+    static let readBothWaysStep = "rotate 180° (read both ways)"
 
     /// How much surer (mean word confidence) the turned reading must be to replace the first.
     static let halfTurnMargin = 10.0

@@ -253,10 +253,6 @@ struct ParseSession {
                          contextOnly: d.target.contextOnly, isCode: false)
     }
 
-    /// The vocabulary id of `word-word` at token `k` read as one word, when the hyphen has
-    /// no space on either side, neither part has a digit, the joined word is known, and
-    /// either one part is not known or the first is a short prefix (`mono-`, `di-`, `tri-`):
-    /// `alpha-tocopherol` stays two known words, as its name is written.
     /// Shortest compound word read by its last part, and the shortest part and head it may have.
     static let compoundMinLength = 10
     static let compoundTailMinLength = 6
@@ -281,21 +277,27 @@ struct ParseSession {
         guard length >= Self.compoundMinLength, length <= 40 else { return nil }
         let word = norm.scalars[Int(t.start)..<Int(t.end)]
         if Self.compoundsOfOtherSubstances.contains(where: { word.starts(with: $0) }) { return nil }
-        // A slip of a known word (`Säuereregulator`) is read as that word, not as its last part.
-        var near: [Int32] = []
-        index.fuzzyCandidates(word, into: &near, cache: &scratch)
-        if !near.isEmpty { return nil }
         var cut = word.startIndex + Self.compoundHeadMinLength
         while word.endIndex - cut >= Self.compoundTailMinLength {
             let tail = word[cut...]
             let id = index.id(ofWordHash: Token.hash(tail))
             let forms = index.formIDs(tail, own: id)
-            if id >= 0 || forms.0 >= 0 { return (id, forms) }
+            if id >= 0 || forms.0 >= 0 {
+                // A slip of a known word (`Säuereregulator`) is read as that word, not by its last
+                // part; asked only here, as most long unknown words have no known last part.
+                var near: [Int32] = []
+                index.fuzzyCandidates(word, into: &near, cache: &scratch)
+                return near.isEmpty ? (id, forms) : nil
+            }
             cut += 1
         }
         return nil
     }
 
+    /// The vocabulary id of `word-word` at token `k` read as one word, when the hyphen has
+    /// no space on either side, neither part has a digit, the joined word is known, and
+    /// either one part is not known or the first is a short prefix (`mono-`, `di-`, `tri-`):
+    /// `alpha-tocopherol` stays two known words, as its name is written.
     private func hyphenJoinedID(at k: Int) -> Int32? {
         guard k + 2 < tokens.count else { return nil }
         let a = tokens[k], hyphen = tokens[k + 1], b = tokens[k + 2]
@@ -626,9 +628,6 @@ struct ParseSession {
         return sure >= (short ? Self.sureConfidence : Self.unsureNameConfidence)
     }
 
-    /// Whether the class word governing `item` names one of `code`'s functions: under
-    /// `colours: E102, E129, carmine` the header still vouches for `carmine` (a colour),
-    /// but `colorant : E120, vitamine C` does not make vitamin C an additive.
     /// `mit Süssungsmitteln und Vitamin C`, `avec édulcorants et vitamine C`: the item's class
     /// word is joined to the name by `and`, so it names another ingredient, not the name's
     /// function. Such a class word makes no ordinary-food name (a context name) an additive.
@@ -638,6 +637,9 @@ struct ParseSession {
         return next.kind == .word && Self.andWords.contains(next.key)
     }
 
+    /// Whether the class word governing `item` names one of `code`'s functions: under
+    /// `colours: E102, E129, carmine` the header still vouches for `carmine` (a colour),
+    /// but `colorant : E120, vitamine C` does not make vitamin C an additive.
     private func sameFunction(_ code: ECode, _ item: IngredientStructure.Item) -> Bool {
         guard let f = item.function, f != FunctionClasses.genericID else { return false }
         return code.lineage.lazy.compactMap { functions[$0] }.first?.contains(f) ?? false

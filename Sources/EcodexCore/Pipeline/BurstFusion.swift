@@ -6,8 +6,8 @@
 /// writes it: `E150` in one frame and `E150d` in another agree), or when a single
 /// frame read it surely (`singleFrameConfidence`). Everything else that appears
 /// only once, weakly, is dropped as a likely misreading, except in the lead frame
-/// (the one that read the ingredient list best): what it finds counts as it would on a single photo, so a
-/// burst never finds less than its best frame alone.
+/// (the one that read the ingredient list best): what it finds counts as it would on a
+/// single photo, so a burst never finds less than its lead frame alone.
 public enum BurstFusion {
     /// A mention seen in one frame only counts at or above this confidence
     /// (`Mention.confidence`: match kind times the OCR confidence of its words).
@@ -16,7 +16,8 @@ public enum BurstFusion {
     /// One parse result for all frames: the accepted mentions (each the surest reading
     /// of its additive, in the order of the frame it came from) and unknown codes seen
     /// in two frames. `lead` is the index of the frame that read the list best (the caller
-    /// chooses; `ScanPipeline.scanBurst` takes the most ingredient words read surely): its mentions count without a second frame, as a single photo's would.
+    /// chooses; `ScanPipeline.scanBurst` takes the most ingredient words read surely): its
+    /// mentions count without a second frame, as a single photo's would.
     ///
     /// Measured on the real development set (goldset/real-dev, 5-frame bursts): without a
     /// lead, bursts found fewer additives than the annotated frame alone (F1 0.391 against

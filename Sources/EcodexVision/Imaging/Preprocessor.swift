@@ -130,7 +130,7 @@ enum Preprocessor {
 
         func turn(_ quarterTurns: Int) throws {
             map.append(.quarterTurns(quarterTurns, width: pix.width, height: pix.height))
-            pix = try pix.map("pixRotateOrth") { pixRotateOrth($0, Int32(quarterTurns)) }
+            pix = try pix.turned(quarterTurns)
             steps.append("rotate \(quarterTurns * 90)°")
         }
         var maybeUpsideDown = false
