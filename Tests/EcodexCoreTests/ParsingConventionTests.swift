@@ -305,4 +305,43 @@ struct ParsingConventionTests {
         let got = Self.shipped.parse(text).mentions.map(\.code.description)
         #expect(got == codes, "\(text)")
     }
+    @Test("A class word after `and` governs its own part of the item", arguments: [
+        ("Contains Permitted Natural Colour (160a(ii)) and Acidity Regulators (INS 330, 331)",
+         ["E160a(ii): colour", "E330: acidity regulator", "E331: acidity regulator"]),
+        ("Colour (160a) and emulsifier (322)", ["E160a: colour", "E322: emulsifier"]),
+        ("acidulant E330 et correcteur d'acidité E331", ["E330: acid", "E331: acidity regulator"]),
+        ("conservador (E 200) y acidulante (E 330)", ["E200: preservative", "E330: acid"]),
+        // Nothing between two class words: one scope, the first class word's.
+        ("Emulgatoren und Stabilisatoren (E407, E471)", ["E407: emulsifier", "E471: emulsifier"]),
+        // After `and`, a part without a class word keeps the item's function.
+        ("Colour (E150d) and (E160a)", ["E150d: colour", "E160a: colour"]),
+    ] as [(String, [String])])
+    func classWordAfterAnd(text: String, expected: [String]) {
+        let got = Self.shipped.parse(text).mentions.map { "\($0.code): \($0.function ?? "-")" }
+        #expect(got == expected, "\(text)")
+    }
+
+    @Test("What a label says it is free of is not found", arguments: [
+        ("Free from artificial colours. No E621.", []),
+        ("No added MSG, salt, E330", ["E330"]),
+        ("Zutaten: Zucker, ohne Konservierungsstoffe, Farbstoff: E150d", ["E150d"]),
+        ("sans colorants ni conservateurs, acidifiant: acide citrique", ["E330"]),
+        ("senza glutammato, sale", []),
+        ("Sin gluten, conservador (E-202)", ["E202"]),
+        ("Getränk ohne Zucker mit Süßungsmitteln Aspartam und Acesulfam K", ["E951", "E950"]),
+        ("Contains no E102 or E110; colour: E160a", ["E160a"]),
+        // A negated class word lends no context: caramel without colours is a food.
+        ("Zucker, Karamell ohne Farbstoffe", []),
+        ("Zucker, Karamell Farbstoff", ["E150"]),
+        ("ne contient aucun colorant (E150d)", []),
+        ("nessun conservante, sale", []),
+        // `No` is a number mark too; `SIN` is the French INS prefix.
+        ("FD&C Yellow No. 5, Red No 40, INS No 322", ["E102", "E129", "E322"]),
+        ("SIN 330, sin E202", ["E330"]),
+        ("Yellow No 5 and no E621", ["E102"]),
+    ] as [(String, [String])])
+    func negation(text: String, codes: [String]) {
+        let got = Self.shipped.parse(text).mentions.map(\.code.description)
+        #expect(got == codes, "\(text)")
+    }
 }

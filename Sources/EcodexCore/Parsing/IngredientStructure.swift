@@ -14,6 +14,9 @@ struct IngredientStructure {
         var parent: Int?
         /// The header (text before a colon) that governs this item.
         var header: Int?
+        /// The item this one goes on from after `and` (`Colour (160a) and Acidity Regulator (330)`
+        /// is split before `and`): without a class word of its own it keeps that item's function.
+        var continues: Int?
         var isHeader = false
         /// Function from a class word inside the item, and that class word's token range.
         var ownFunction: String?
@@ -33,15 +36,19 @@ struct IngredientStructure {
     /// Item index of every token (-1 for separators between items).
     var itemOfToken: [Int32]
 
-    init(tokens: [Token]) {
+    /// `splitBefore`: tokens (an `and` before a second class word) where an item ends and the
+    /// next goes on from it.
+    init(tokens: [Token], splitBefore: Set<Int> = []) {
         itemOfToken = [Int32](repeating: -1, count: tokens.count)
         var frames: [(parent: Int?, header: Int?)] = [(nil, nil)]
         var current: Int?
+        var continuing: Int?
 
         func open(_ i: Int) -> Int {
             if let c = current { return c }
             let f = frames[frames.count - 1]
-            items.append(Item(tokens: i..<i, headEnd: -1, parent: f.parent, header: f.header))
+            items.append(Item(tokens: i..<i, headEnd: -1, parent: f.parent, header: f.header, continues: continuing))
+            continuing = nil
             current = items.count - 1
             return items.count - 1
         }
@@ -54,6 +61,10 @@ struct IngredientStructure {
         }
 
         for (i, t) in tokens.enumerated() {
+            if splitBefore.contains(i), let c = current {
+                close(at: i)
+                continuing = c
+            }
             if t.kind == .punct {
                 switch t.key {
                 case 0x2C:  // ,
@@ -167,6 +178,11 @@ struct IngredientStructure {
             var f = items[k].ownFunction
             var nutrient = items[k].nutrient
             var direct = f != nil
+            if f == nil && !nutrient, let c = items[k].continues {
+                f = items[c].function
+                nutrient = items[c].inNutrientGroup
+                direct = items[c].directContext
+            }
             if f == nil && !nutrient, let h = items[k].header, !broken[h] {
                 f = items[h].function
                 nutrient = items[h].inNutrientGroup

@@ -43,6 +43,10 @@ struct ParseSession {
     var consumed: [Bool]
     var codeHits: [CodeReader.Hit] = []
     var nameHits: [Candidate] = []
+    /// Every class word read, in order: the structure is rebuilt with them when one must split an item.
+    var classHits: [(tokens: Range<Int>, function: String?, nutrient: Bool)] = []
+    /// Tokens in a negation's scope (`ohne`, `sans`, `free from`): see `Negation`.
+    var negated: [Bool] = []
     var structure: IngredientStructure
     var result = ParseResult()
     private var unmatchedSeen = Set<String>()
@@ -62,6 +66,7 @@ struct ParseSession {
     /// Runs every pass and returns the result.
     mutating func run() -> ParseResult {
         readPrefixedCodes()
+        negated = Negation.scopes(tokens: tokens, structure: structure, consumed: consumed)
         matchNames()
         resolveStructure()
         readBareNumbers()
@@ -177,8 +182,9 @@ struct ParseSession {
                     let viaCompound = (m.startWord..<m.endWord).contains { streamBuffer[$0].compound }
                     // Compounds name additives by their source; a class word read in the tail of an
                     // unknown word (`lukcorantes` as Portuguese `corantes`) is more likely a slip.
-                    if !viaCompound, m.target.function != nil || m.target.nutrient {
+                    if !viaCompound, !negated[range.lowerBound], m.target.function != nil || m.target.nutrient {
                         structure.noteClass(at: range, function: m.target.function, nutrient: m.target.nutrient)
+                        classHits.append((range, m.target.function, m.target.nutrient))
                     }
                     if let code = m.target.code {
                         if let d = distributed(streamBuffer, before: m, index: index, scalars: scalarBuffer) {
@@ -313,6 +319,13 @@ struct ParseSession {
 
     /// Pass 4: which items name additives, then functions and context per item.
     private mutating func resolveStructure() {
+        codeHits.removeAll { negated[$0.tokens.lowerBound] }
+        nameHits.removeAll { negated[$0.tokens.lowerBound] }
+        let splits = joinedClassWords()
+        if !splits.isEmpty {
+            structure = IngredientStructure(tokens: tokens, splitBefore: splits)
+            for h in classHits { structure.noteClass(at: h.tokens, function: h.function, nutrient: h.nutrient) }
+        }
         for h in codeHits where !h.needsContext { structure.noteAdditive(at: h.tokens.lowerBound) }
         for n in nameHits where !n.contextOnly { structure.noteAdditive(at: n.tokens.lowerBound) }
         structure.liftTrailingFunctions(tokens: tokens)
@@ -323,10 +336,26 @@ struct ParseSession {
         structure.resolve()
     }
 
+    /// `and` before a second class word of another function, after something that follows the
+    /// item's first (`Colour (160a) and Acidity Regulator (330)`, `acidulant E330 et correcteur
+    /// d'acidité E331`): the item splits there, so each class word governs its own part.
+    /// `Emulgatoren und Stabilisatoren (E407)` stays one item: nothing stands between them.
+    private func joinedClassWords() -> Set<Int> {
+        var splits = Set<Int>()
+        for h in classHits where h.function != nil && !h.nutrient {
+            let a = h.tokens.lowerBound - 1
+            guard a > 0, tokens[a].kind == .word, Self.andWords.contains(tokens[a].key),
+                  structure.itemOfToken[a] == structure.itemOfToken[h.tokens.lowerBound], let it = item(a),
+                  let first = it.classTokens, first.upperBound < a, it.ownFunction != h.function else { continue }
+            splits.insert(a)
+        }
+        return splits
+    }
+
     /// Pass 5: bare numbers in the scope of a class word (`acidity regulators (330, 331)`).
     private mutating func readBareNumbers() {
         // Digits, or digits with a letter or sub-form the code reader accepts (`150d`, `160a(ii)`).
-        for (k, t) in tokens.enumerated() where !consumed[k] && t.kind == .word && t.hasDigit
+        for (k, t) in tokens.enumerated() where !consumed[k] && !negated[k] && t.kind == .word && t.hasDigit
             && Token.isDigit(norm.scalars[Int(t.start)]) {
             guard let it = item(k) else { continue }
             // `caramel colour (150d)`, `soy lecithin (322)`: a bracketed number right after a name

@@ -1,0 +1,74 @@
+/// Words that deny what follows them in their item: `ohne Konservierungsstoffe`,
+/// `sans colorants ni conservateurs`, `No added MSG`, `free from E621`. An additive or a
+/// class word in that scope is not on the label; a class word there gives no context.
+///
+/// The scope runs to the end of the item (a comma, semicolon, sentence end or the item's
+/// closing bracket) or to a word that brings back what is there (`ohne Zucker, mit
+/// Süssungsmitteln`, `senza glutine con lecitina`). Label languages only (see `LabelLanguages`).
+enum Negation {
+    private static func keys(_ words: [String]) -> [UInt64] {
+        words.map { Token.hash($0.unicodeScalars.map(\.value)) }
+    }
+
+    /// One-word negations.
+    static let words = keys(["OHNE", "KEIN", "KEINE", "KEINEN", "KEINER", "KEINES", "SANS", "SENZA", "SIN",
+                             "ZONDER", "GEEN", "WITHOUT", "NO", "AUCUN", "AUCUNE", "NESSUN", "NESSUNA", "NESSUNO",
+                             "NINGUN", "NINGUNA"])
+    /// Two-word negations (`free from`, `frei von`, `privo di`, `libre de`, `vrij van`).
+    static let pairs: [(UInt64, UInt64)] = [("FREE", "FROM"), ("FREI", "VON"), ("PRIVO", "DI"), ("PRIVA", "DI"),
+                                            ("PRIVI", "DI"), ("PRIVE", "DI"), ("LIBRE", "DE"), ("VRIJ", "VAN")]
+        .map { (keys([$0.0])[0], keys([$0.1])[0]) }
+    /// Words that end a negation's scope inside its item.
+    static let ends = keys(["MIT", "WITH", "AVEC", "CON", "MET", "BUT", "ABER", "MAIS", "MA", "PERO", "MAAR", "SONDERN"])
+    /// `No` is also a number mark (`Yellow No 5`, `INS No. 322`): it denies only at the start
+    /// of its item or after these words (`contains no`, `with no`).
+    static let noOpeners = keys(["CONTAINS", "CONTAIN", "WITH", "AND", "OR"])
+    private static let no = keys(["NO"])[0]
+
+    /// Whether each token lies in a negation's scope. `consumed` marks tokens a code already took
+    /// (`SIN 330` is the French INS prefix, not Spanish `sin`).
+    static func scopes(tokens: [Token], structure: IngredientStructure, consumed: [Bool]) -> [Bool] {
+        var negated = [Bool](repeating: false, count: tokens.count)
+        var i = 0
+        while i < tokens.count {
+            guard let width = width(tokens, at: i, structure: structure, consumed: consumed) else {
+                i += 1
+                continue
+            }
+            let k = structure.itemOfToken[i]
+            let end = k >= 0 ? structure.items[Int(k)].tokens.upperBound : tokens.count
+            var j = i + width
+            while j < end, !(tokens[j].kind == .word && ends.contains(tokens[j].key)) {
+                negated[j] = true
+                j += 1
+            }
+            i = j
+        }
+        return negated
+    }
+
+    /// The number of words of the negation starting at `i`, or nil when none starts there.
+    private static func width(_ tokens: [Token], at i: Int, structure: IngredientStructure, consumed: [Bool]) -> Int? {
+        let t = tokens[i]
+        guard t.kind == .word, !consumed[i] else { return nil }
+        var width = 0
+        if words.contains(t.key) {
+            width = 1
+            if t.key == no {
+                let k = structure.itemOfToken[i]
+                let first = k >= 0 && structure.items[Int(k)].tokens.lowerBound == i
+                let opened = i > 0 && tokens[i - 1].kind == .word && noOpeners.contains(tokens[i - 1].key)
+                guard first || opened else { return nil }
+            }
+        } else if i + 1 < tokens.count, tokens[i + 1].kind == .word,
+                  pairs.contains(where: { $0.0 == t.key && $0.1 == tokens[i + 1].key }) {
+            width = 2
+        } else {
+            return nil
+        }
+        // What is denied is a word or a code: `No. 5`, `No 5` and `SIN 330` deny nothing.
+        let next = i + width
+        guard next < tokens.count, tokens[next].kind == .word, !tokens[next].isDigits else { return nil }
+        return width
+    }
+}
