@@ -315,10 +315,24 @@ struct ParsingConventionTests {
         ("Emulgatoren und Stabilisatoren (E407, E471)", ["E407: emulsifier", "E471: emulsifier"]),
         // After `and`, a part without a class word keeps the item's function.
         ("Colour (E150d) and (E160a)", ["E150d: colour", "E160a: colour"]),
+        ("Preservatives (E202, E211) & Antioxidant (E300)",
+         ["E202: preservative", "E211: preservative", "E300: antioxidant"]),
     ] as [(String, [String])])
     func classWordAfterAnd(text: String, expected: [String]) {
         let got = Self.shipped.parse(text).mentions.map { "\($0.code): \($0.function ?? "-")" }
         #expect(got == expected, "\(text)")
+    }
+
+    @Test("Spanish, Italian and Portuguese salts named by an adjective are the `de`/`di` names", arguments: [
+        ("corrector de acidez (citrato sódico)", ["E331"]),
+        ("citrato potassico", ["E332"]),
+        ("lattato sodico", ["E325"]),
+        ("conservante (sorbato potássico)", ["E202"]),
+        ("sorbato di potassio", ["E202"]),
+    ] as [(String, [String])])
+    func saltAdjectives(text: String, codes: [String]) {
+        let got = Self.shipped.parse(text).mentions.map(\.code.description)
+        #expect(got == codes, "\(text)")
     }
 
     @Test("What a label says it is free of is not found", arguments: [

@@ -125,6 +125,7 @@ struct NameIndex: Sendable {
         guard key.contains(where: { $0.contains(where: { !($0 >= 0x30 && $0 <= 0x39) }) }) else { return [] }
         var result = [key]
         if joined != key { result.append(joined) }
+        if let adjective = saltAdjectiveForm(of: key) { result.append(adjective) }
         if plurals {
             for k in result {
                 for variant in pluralForms(of: k.last!) {
@@ -135,6 +136,23 @@ struct NameIndex: Sendable {
             }
         }
         return result
+    }
+
+    /// Spanish and Italian name a salt's metal by an adjective as often as by `de`/`di`:
+    /// `citrato sódico` is `citrato de sodio`, `carbonato cálcico` `carbonato de calcio`,
+    /// `citrato potassico` `citrato di potassio` (the data has mostly the `de` form; `de` and
+    /// `di` are already dropped from the key). Masculine salt nouns only (`-ato`, `-ito`, `-uro`).
+    static let saltAdjectives: [(metal: [UInt32], adjective: [UInt32])] = [
+        ("SODIO", "SODICO"), ("POTASIO", "POTASICO"), ("POTASSIO", "POTASSICO"), ("CALCIO", "CALCICO"),
+        ("MAGNESIO", "MAGNESICO"), ("AMONIO", "AMONICO"), ("AMMONIO", "AMMONICO"),
+    ].map { (Array($0.0.unicodeScalars.map(\.value)), Array($0.1.unicodeScalars.map(\.value))) }
+
+    private static func saltAdjectiveForm(of key: [[UInt32]]) -> [[UInt32]]? {
+        guard key.count >= 2, let salt = key[key.count - 2].last, salt == 0x4F,  // …O
+              let form = saltAdjectives.first(where: { $0.metal == key[key.count - 1] }) else { return nil }
+        var out = key
+        out[out.count - 1] = form.adjective
+        return out
     }
 
     /// Plural endings of the languages in the class table (`-s`, `-es`, `-e`, `-en`, `-n`, Italian `-e`→`-i`).

@@ -336,7 +336,7 @@ struct ParseSession {
         structure.resolve()
     }
 
-    /// `and` before a second class word of another function, after something that follows the
+    /// `and` (or `&`) before a second class word of another function, after something that follows the
     /// item's first (`Colour (160a) and Acidity Regulator (330)`, `acidulant E330 et correcteur
     /// d'acidité E331`): the item splits there, so each class word governs its own part.
     /// `Emulgatoren und Stabilisatoren (E407)` stays one item: nothing stands between them.
@@ -344,7 +344,7 @@ struct ParseSession {
         var splits = Set<Int>()
         for h in classHits where h.function != nil && !h.nutrient {
             let a = h.tokens.lowerBound - 1
-            guard a > 0, tokens[a].kind == .word, Self.andWords.contains(tokens[a].key),
+            guard a > 0, tokens[a].kind == .word ? Self.andWords.contains(tokens[a].key) : tokens[a].key == 0x26,
                   structure.itemOfToken[a] == structure.itemOfToken[h.tokens.lowerBound], let it = item(a),
                   let first = it.classTokens, first.upperBound < a, it.ownFunction != h.function else { continue }
             splits.insert(a)
