@@ -335,6 +335,21 @@ struct ParsingConventionTests {
         #expect(got == codes, "\(text)")
     }
 
+    @Test("US colour names as OCR reads them: glued, or a digit read as a letter", arguments: [
+        // Real gold photo irockel_image-14: `ARTIFICIAL COLOR (YELLOW6; YELLOWS; RED 40, BLUE 1)`.
+        ("ARTIFICIAL COLOR (YELLOW6; YELLOWS; RED 40, BLUE 1)", ["E110", "E102", "E129", "E133"]),
+        ("Red40, Blue1", ["E129", "E133"]),
+        ("Red 4O, BLUE l, biue 2", ["E129", "E133", "E132"]),
+        ("Yellow5 Lake", ["E102"]),
+        // Not colour names: other numbers, other words, plurals of foods.
+        ("red 49, yellow split peas", []),
+        ("Reduced iron, greens, reds, BLUES", []),
+    ] as [(String, [String])])
+    func usColoursAsRead(text: String, codes: [String]) {
+        let got = Self.shipped.parse(text).mentions.map(\.code.description)
+        #expect(got == codes, "\(text)")
+    }
+
     @Test("What a label says it is free of is not found", arguments: [
         ("Free from artificial colours. No E621.", []),
         ("No added MSG, salt, E330", ["E330"]),

@@ -137,6 +137,19 @@ struct ParseSession {
                 while j < tokens.count, tokens[j].kind == .punct, NameIndex.isSoftPunct(tokens[j].key) { j += 1 }
                 if j < tokens.count, tokens[j].isDigits, !consumed[j] { continue }
             }
+            // `Yellow6`, `YELLOWS`, `Red 4O`, `biue 1`: a US colour name as OCR reads it.
+            if let colour = usColourNumber(at: k) {
+                let n = colour.numberToken
+                stream.append(.init(token: Int32(k), tokenEnd: Int32(k + 1), id: colour.colour, barrierBefore: barrier,
+                                    length: t.end - t.start, lowConfidence: false, fuzzyEligible: false,
+                                    scalarStart: t.start, scalarEnd: t.end))
+                stream.append(.init(token: Int32(n), tokenEnd: Int32(n + 1), id: colour.number, barrierBefore: false,
+                                    length: tokens[n].end - tokens[n].start, lowConfidence: false, fuzzyEligible: false,
+                                    scalarStart: tokens[n].start, scalarEnd: tokens[n].end))
+                barrier = false
+                joinedUntil = n + 1
+                continue
+            }
             // `di-gliceridi`, `Citronen-säure`: one word split by a hyphen, read as one
             // when only the joined spelling is a known word.
             if let joined = hyphenJoinedID(at: k) {
@@ -298,6 +311,65 @@ struct ParseSession {
             cut += 1
         }
         return nil
+    }
+
+    /// US certified colours are a colour word and a number (`Yellow 5`, `Red 40`, `Blue 1`).
+    static let usColourWords: [[UInt32]] = ["RED", "YELLOW", "BLUE", "GREEN"].map { $0.unicodeScalars.map(\.value) }
+
+    /// The colour word and number of a US colour name that OCR glued (`Yellow6`, `RED40`) or
+    /// misread (`YELLOWS` for `Yellow 5`, `Red 4O`, `BLUE l`, `biue 1`): the vocabulary ids of the
+    /// word and the repaired number, and the token holding the number. Nil for a name read
+    /// right, which the walk finds as it is; the walk still decides whether the pair is a name.
+    private func usColourNumber(at k: Int) -> (colour: Int32, number: Int32, numberToken: Int)? {
+        let t = tokens[k]
+        guard t.kind == .word, t.length >= 3, t.length <= 8 else { return nil }
+        let word = norm.scalars[Int(t.start)..<Int(t.end)]
+        // Thin strokes read as each other inside the colour word: `BIUE`, `YELL0W`.
+        func letter(_ v: UInt32) -> UInt32 { v == 0x49 || v == 0x31 ? 0x4C : v == 0x30 ? 0x4F : v }
+        for colour in Self.usColourWords where word.count >= colour.count {
+            guard zip(word.prefix(colour.count), colour).allSatisfy({ letter($0) == $1 }) else { continue }
+            let rest = word.dropFirst(colour.count)
+            let exact = word.prefix(colour.count).elementsEqual(colour)
+            let numberToken: Int
+            let number: ArraySlice<UInt32>
+            if rest.isEmpty {
+                guard k + 1 < tokens.count, tokens[k + 1].kind == .word, !consumed[k + 1], tokens[k + 1].length <= 2
+                else { return nil }
+                // Read right: the usual walk finds it.
+                if exact && tokens[k + 1].isDigits { return nil }
+                numberToken = k + 1
+                number = norm.scalars[Int(tokens[k + 1].start)..<Int(tokens[k + 1].end)]
+            } else {
+                guard rest.count <= 2 else { return nil }
+                numberToken = k
+                number = rest
+            }
+            guard let digits = Self.slipDigits(number) else { return nil }
+            let colourID = index.id(ofWordHash: Token.hash(colour))
+            let numberID = index.id(ofWordHash: Token.hash(digits))
+            guard colourID >= 0, numberID >= 0 else { return nil }
+            return (colourID, numberID, numberToken)
+        }
+        return nil
+    }
+
+    /// A number as OCR may read it in small print: `O` for 0, `S` for 5, `l`/`I` for 1, `Z` for 2,
+    /// `G` for 6, `B` for 8 (folded to capitals). Nil when a scalar is neither.
+    static func slipDigits(_ s: ArraySlice<UInt32>) -> [UInt32]? {
+        var out: [UInt32] = []
+        for v in s {
+            switch v {
+            case 0x30...0x39: out.append(v)
+            case 0x4F, 0x51, 0x44: out.append(0x30)  // O Q D
+            case 0x49, 0x4C, 0x7C, 0x21: out.append(0x31)  // I L | !
+            case 0x5A: out.append(0x32)  // Z
+            case 0x53: out.append(0x35)  // S
+            case 0x47: out.append(0x36)  // G
+            case 0x42: out.append(0x38)  // B
+            default: return nil
+            }
+        }
+        return out.isEmpty ? nil : out
     }
 
     /// The vocabulary id of `word-word` at token `k` read as one word, when the hyphen has
