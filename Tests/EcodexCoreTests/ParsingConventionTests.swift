@@ -350,6 +350,20 @@ struct ParsingConventionTests {
         #expect(got == codes, "\(text)")
     }
 
+    @Test("A first letter OCR reads for another by shape is a slip; other first-letter edits are not", arguments: [
+        // Real gold photo dart_ingredients_coca_light_de: `Wasser, hohlensäure, Farbstott E 190d`.
+        ("Wasser, hohlensäure, Farbstoff E150d", ["E290", "E150d"]),
+        ("Säuerungsmittel: Gitronensäure", ["E330"]),
+        ("emulsifier: iecithin", ["E322"]),
+        // `V` is no shape slip of `C`; a short word keeps its first letter.
+        ("Säuerungsmittel: Vitronensäure", []),
+        ("Lecithine, pectinas", ["E322", "E440"]),
+    ] as [(String, [String])])
+    func firstLetterSlips(text: String, codes: [String]) {
+        let got = Self.shipped.parse(text).mentions.map(\.code.description)
+        #expect(got == codes, "\(text)")
+    }
+
     @Test("What a label says it is free of is not found", arguments: [
         ("Free from artificial colours. No E621.", []),
         ("No added MSG, salt, E330", ["E330"]),

@@ -49,6 +49,29 @@ enum EditDistance {
         return xf == yf && xl == yl && x.count > 2 && y.count > 2
     }
 
+    /// Whether `x` and `y` differ only in their first letter, and those two letters are ones OCR
+    /// reads for each other at a word's start in small print (`quar gum`, `hohlensäure`,
+    /// `Gitrate`, `iécithine`). Other first-letter edits make other words (`cólico` / `fólico`),
+    /// so only these shape pairs count.
+    static func isFirstLetterShapeSlip(_ x: UnsafeBufferPointer<UInt32>, _ y: ArraySlice<UInt32>) -> Bool {
+        guard x.count == y.count, x.count >= 5, let xf = x.first, let yf = y.first, xf != yf,
+              firstLetterSlips.contains(pairKey(xf, yf)) else { return false }
+        let b = y.startIndex
+        for i in 1..<x.count where x[i] != y[b + i] { return false }
+        return true
+    }
+
+    /// Letter pairs OCR confuses at a word's start (folded to capitals): `g`/`q`, `c`/`G`, `c`/`e`,
+    /// `o`/`c`, `h`/`k`, `i`/`l`.
+    private static let firstLetterSlips: Set<UInt64> = {
+        var set = Set<UInt64>()
+        for g in ["GQ", "CG", "CE", "OC", "HK", "IL"] {
+            let v = g.unicodeScalars.map(\.value)
+            set.insert(pairKey(v[0], v[1]))
+        }
+        return set
+    }()
+
     /// Whether a one-letter substitution between `x` and `y` is a plausible slip: letters OCR
     /// confuses by shape, or neighbours on a keyboard. Insertions, deletions and swaps pass.
     ///

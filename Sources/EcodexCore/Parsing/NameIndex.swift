@@ -285,7 +285,8 @@ struct NameIndex: Sendable {
     /// Appends (as `encode(id)`) the known words one plausible slip from `word`, not at its first
     /// or last letter, skipping those already appended since `since`; true once 8 are there.
     /// Edits at a word's first or last letter make other words (`pectinas` / `pectinase`,
-    /// `carbonates` / `carbonated`, `cólico` / `fólico`), not OCR slips.
+    /// `carbonates` / `carbonated`, `cólico` / `fólico`), not OCR slips; the exception is a
+    /// first letter OCR reads for another by shape (`EditDistance.isFirstLetterShapeSlip`).
     private func oneSlipWords(of word: ArraySlice<UInt32>, into found: inout [Int32], since first: Int,
                               cache: inout FuzzyCache, encode: (Int32) -> Int32) -> Bool {
         let t = tables
@@ -301,8 +302,9 @@ struct NameIndex: Sendable {
                 guard t.deletionTag[posting] == tag else { continue }
                 let w = t.deletionWord[posting]
                 let k = t.word(w)
-                if !found[first...].contains(encode(w)), EditDistance.isInternalEdit(k, word),
-                   EditDistance.withinOne(k, word), EditDistance.isPlausibleSlip(k, word) {
+                if !found[first...].contains(encode(w)),
+                   EditDistance.isInternalEdit(k, word) ? EditDistance.withinOne(k, word) && EditDistance.isPlausibleSlip(k, word)
+                       : EditDistance.isFirstLetterShapeSlip(k, word) {
                     found.append(encode(w))
                     if found.count - first >= 8 { return true }
                 }
