@@ -264,6 +264,9 @@ struct ParsingConventionTests {
         ("INGREDIENTS: Sugar, water, modified corn starch, carmine, natural flavor.", ["E120"]),
         ("Zucker, Karmin", ["E120"]),
         ("turmeric (color), paprika extract (color)", ["E100", "E160c"]),
+        // US word order of the colour additives 21 CFR 73.345 and 73.615 (real gold irockel_image-0).
+        ("spices, oleoresin paprika, oleoresin turmeric", ["E160c", "E100"]),
+        ("paprika, turmeric", []),
         ("Sodium Citrate, potassium sorbates", ["E331", "E202"]),
         ("Mineral Salts (450, 451), Colour (150d), Food Acid (330)", ["E450", "E451", "E150d", "E330"]),
         ("INS 240,241,242", ["E240", "E241", "E242"]),
