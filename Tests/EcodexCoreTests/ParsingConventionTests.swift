@@ -260,6 +260,12 @@ struct ParsingConventionTests {
     /// the data's, not the test lexicon's.
     static let shipped = IngredientParser(lexicon: Lexicon(additives: BasePackTests.pack.additives))
 
+    /// Expects exactly `codes`, in label order, from `text` through the shipped data.
+    static func expectShipped(_ text: String, _ codes: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+        let got = shipped.parse(text).mentions.map(\.code.description)
+        #expect(got == codes, "\(text)", sourceLocation: sourceLocation)
+    }
+
     @Test("Through the shipped data: US, Australian and Indian lists", arguments: [
         ("INGREDIENTS: Sugar, water, modified corn starch, carmine, natural flavor.", ["E120"]),
         ("Zucker, Karmin", ["E120"]),
@@ -305,8 +311,7 @@ struct ParsingConventionTests {
         ("Natriumcyxxamat, Salz", []),
     ] as [(String, [String])])
     func shippedData(text: String, codes: [String]) {
-        let got = Self.shipped.parse(text).mentions.map(\.code.description)
-        #expect(got == codes, "\(text)")
+        Self.expectShipped(text, codes)
     }
     @Test("A class word after `and` governs its own part of the item", arguments: [
         ("Contains Permitted Natural Colour (160a(ii)) and Acidity Regulators (INS 330, 331)",
@@ -334,8 +339,7 @@ struct ParsingConventionTests {
         ("sorbato di potassio", ["E202"]),
     ] as [(String, [String])])
     func saltAdjectives(text: String, codes: [String]) {
-        let got = Self.shipped.parse(text).mentions.map(\.code.description)
-        #expect(got == codes, "\(text)")
+        Self.expectShipped(text, codes)
     }
 
     @Test("US colour names as OCR reads them: glued, or a digit read as a letter", arguments: [
@@ -349,8 +353,7 @@ struct ParsingConventionTests {
         ("Reduced iron, greens, reds, BLUES", []),
     ] as [(String, [String])])
     func usColoursAsRead(text: String, codes: [String]) {
-        let got = Self.shipped.parse(text).mentions.map(\.code.description)
-        #expect(got == codes, "\(text)")
+        Self.expectShipped(text, codes)
     }
 
     @Test("A first letter OCR reads for another by shape is a slip; other first-letter edits are not", arguments: [
@@ -363,8 +366,7 @@ struct ParsingConventionTests {
         ("Lecithine, pectinas", ["E322", "E440"]),
     ] as [(String, [String])])
     func firstLetterSlips(text: String, codes: [String]) {
-        let got = Self.shipped.parse(text).mentions.map(\.code.description)
-        #expect(got == codes, "\(text)")
+        Self.expectShipped(text, codes)
     }
 
     @Test("What a label says it is free of is not found", arguments: [
@@ -387,7 +389,6 @@ struct ParsingConventionTests {
         ("Yellow No 5 and no E621", ["E102"]),
     ] as [(String, [String])])
     func negation(text: String, codes: [String]) {
-        let got = Self.shipped.parse(text).mentions.map(\.code.description)
-        #expect(got == codes, "\(text)")
+        Self.expectShipped(text, codes)
     }
 }
