@@ -353,8 +353,9 @@ struct ParseSession {
         return nil
     }
 
-    /// A number as OCR may read it in small print: `O` for 0, `S` for 5, `l`/`I` for 1, `Z` for 2,
-    /// `G` for 6, `B` for 8 (folded to capitals). Nil when a scalar is neither.
+    /// A number as OCR may read it in small print: `O`, `Q`, `D` for 0, `l`, `I`, `|`, `!` for 1,
+    /// `Z` for 2, `S` for 5, `G` for 6, `B` for 8 (folded to capitals). Nil when a scalar is
+    /// neither a digit nor one of these.
     static func slipDigits(_ s: ArraySlice<UInt32>) -> [UInt32]? {
         var out: [UInt32] = []
         for v in s {
