@@ -273,6 +273,10 @@ struct ParsingConventionTests {
         // US word order of the colour additives 21 CFR 73.345 and 73.615 (real gold irockel_image-0).
         ("spices, oleoresin paprika, oleoresin turmeric", ["E160c", "E100"]),
         ("paprika, turmeric", []),
+        // ` & ` is `and` (an Open Food Facts text: `dough conditioners (datem, … mono & diglycerides …)`);
+        // `FD&C` keeps its sign.
+        ("dough conditioners (datem, mono & diglycerides), FD&C Yellow No. 5", ["E472e", "E471", "E102"]),
+        ("sodium & potassium citrates, salt & pepper", ["E331", "E332"]),
         ("Sodium Citrate, potassium sorbates", ["E331", "E202"]),
         ("Mineral Salts (450, 451), Colour (150d), Food Acid (330)", ["E450", "E451", "E150d", "E330"]),
         ("INS 240,241,242", ["E240", "E241", "E242"]),

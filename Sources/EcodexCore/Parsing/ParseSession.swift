@@ -33,6 +33,16 @@ struct ParseSession {
     static let andWords: [UInt64] = ["AND", "UND", "ET", "Y", "E", "EN", "OU", "OR", "ODER", "O", "I", "JA", "OG", "ES"]
         .map { Token.hash($0.unicodeScalars.map(\.value)) }
 
+    private static let andKey = Token.hash("AND".unicodeScalars.map(\.value))
+
+    /// Whether token `k` joins two things as `and`/`or` does: one of `andWords`, or `&` set
+    /// apart by spaces (`Mono & Diglycerides`; `FD&C` is a name's own sign).
+    func isAnd(_ k: Int) -> Bool {
+        let t = tokens[k]
+        if t.kind == .word { return Self.andWords.contains(t.key) }
+        return t.key == 0x26 && t.spaceBefore && k + 1 < tokens.count && tokens[k + 1].spaceBefore
+    }
+
     let index: NameIndex
     let norm: NormalizedText
     let tokens: [Token]
@@ -128,6 +138,14 @@ struct ParseSession {
         var compoundScratch = NameIndex.FuzzyCache(count: 0)
         for (k, t) in tokens.enumerated() where k >= joinedUntil {
             if consumed[k] { barrier = true; continue }
+            // `Mono & Diglycerides` is `mono and diglycerides`.
+            if t.kind == .punct, isAnd(k), case let id = index.id(ofWordHash: Self.andKey), id >= 0 {
+                stream.append(.init(token: Int32(k), tokenEnd: Int32(k + 1), id: id, barrierBefore: barrier,
+                                    length: 1, lowConfidence: false, fuzzyEligible: false,
+                                    scalarStart: t.start, scalarEnd: t.end))
+                barrier = false
+                continue
+            }
             if t.kind == .punct {
                 if !NameIndex.isSoftPunct(t.key) && !Token.isInnerNumberPunct(tokens, k) { barrier = true }
                 continue
@@ -228,7 +246,7 @@ struct ParseSession {
                              index: NameIndex, scalars: UnsafeBufferPointer<UInt32>) -> Candidate? {
         let e = m.endWord
         guard m.endWord - m.startWord >= 2, e + 1 < stream.count, !stream[e].barrierBefore,
-              !stream[e + 1].barrierBefore, Self.andWords.contains(tokens[Int(stream[e].token)].key) else { return nil }
+              !stream[e + 1].barrierBefore, isAnd(Int(stream[e].token)) else { return nil }
         var words = Array(stream[m.startWord..<(e - 1)])
         words.append(stream[e + 1])
         var c = sharedName(words, replacing: words.count - 1, not: m.target.code, index: index, scalars: scalars)
@@ -242,7 +260,7 @@ struct ParseSession {
                              index: NameIndex, scalars: UnsafeBufferPointer<UInt32>) -> Candidate? {
         let s = m.startWord
         guard m.endWord - s >= 2, s >= 2, !stream[s].barrierBefore, !stream[s - 1].barrierBefore,
-              Self.andWords.contains(tokens[Int(stream[s - 1].token)].key) else { return nil }
+              isAnd(Int(stream[s - 1].token)) else { return nil }
         // The word must not end a longer name found before (`lactic acid and …`).
         let first = Int(stream[s - 2].token)
         if let last = nameHits.last, last.tokens.contains(first), last.tokens != first..<Int(stream[s - 2].tokenEnd) {
@@ -409,7 +427,7 @@ struct ParseSession {
         structure.resolve()
     }
 
-    /// `and` (or `&`) before a second class word of another function, after something that follows the
+    /// `and` (or ` & `) before a second class word of another function, after something that follows the
     /// item's first (`Colour (160a) and Acidity Regulator (330)`, `acidulant E330 et correcteur
     /// d'acidité E331`): the item splits there, so each class word governs its own part.
     /// `Emulgatoren und Stabilisatoren (E407)` stays one item: nothing stands between them.
@@ -417,7 +435,7 @@ struct ParseSession {
         var splits = Set<Int>()
         for h in classHits where h.function != nil && !h.nutrient {
             let a = h.tokens.lowerBound - 1
-            guard a > 0, tokens[a].kind == .word ? Self.andWords.contains(tokens[a].key) : tokens[a].key == 0x26,
+            guard a > 0, isAnd(a),
                   structure.itemOfToken[a] == structure.itemOfToken[h.tokens.lowerBound], let it = item(a),
                   let first = it.classTokens, first.upperBound < a, it.ownFunction != h.function else { continue }
             splits.insert(a)
@@ -627,7 +645,7 @@ struct ParseSession {
             guard !other.contextOnly, !other.needsContext, !amongNutrients[j] else { continue }
             let gap = j < i ? other.tokens.upperBound : me.tokens.upperBound
             let next = j < i ? me.tokens.lowerBound : other.tokens.lowerBound
-            guard next == gap + 1, tokens[gap].kind == .word, Self.andWords.contains(tokens[gap].key),
+            guard next == gap + 1, isAnd(gap),
                   structure.itemOfToken[gap] == structure.itemOfToken[me.tokens.lowerBound] else { continue }
             return true
         }
@@ -735,8 +753,7 @@ struct ParseSession {
     /// function. Such a class word makes no ordinary-food name (a context name) an additive.
     func joinedToClassWord(_ first: Int, _ item: IngredientStructure.Item) -> Bool {
         guard let cls = item.classTokens, cls.upperBound < first else { return false }
-        let next = tokens[cls.upperBound]
-        return next.kind == .word && Self.andWords.contains(next.key)
+        return isAnd(cls.upperBound)
     }
 
     /// Whether the class word governing `item` names one of `code`'s functions: under
