@@ -378,7 +378,7 @@ struct ParsingConventionTests {
         ("No added MSG, salt, E330", ["E330"]),
         ("Zutaten: Zucker, ohne Konservierungsstoffe, Farbstoff: E150d", ["E150d"]),
         ("sans colorants ni conservateurs, acidifiant: acide citrique", ["E330"]),
-        ("senza glutammato, sale", []),
+        ("senza glutammato monosodico, sale", []),
         ("Sin gluten, conservador (E-202)", ["E202"]),
         ("Getränk ohne Zucker mit Süßungsmitteln Aspartam und Acesulfam K", ["E951", "E950"]),
         ("Contains no E102 or E110; colour: E160a", ["E160a"]),

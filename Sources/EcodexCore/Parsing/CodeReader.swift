@@ -239,8 +239,8 @@ struct CodeReader {
         (v >= 0x41 && v <= 0x5A) || v == 0x28 || v == 0x29
     }
 
-    /// Letters OCR reads for digits.
-    private static let slips: [UInt32: UInt32] = [
+    /// Letters OCR reads for digits (folded to capitals); the parser's one table of them.
+    static let slips: [UInt32: UInt32] = [
         0x4F: 0x30, 0x51: 0x30, 0x49: 0x31, 0x4C: 0x31, 0x7C: 0x31, 0x53: 0x35, 0x42: 0x38, 0x5A: 0x32,
     ]
 

@@ -62,15 +62,11 @@ struct NameIndex: Sendable {
 
     /// Words that mark a number (`No. 5`, `N° 5`, `Nr 5`): dropped before a number on both sides.
     /// Small enough that a linear scan beats hashing the hash again.
-    static let numberMarks: [UInt64] = ["NO", "N", "NR", "NUMBER", "NUM", "NB"].map {
-        Token.hash($0.unicodeScalars.map(\.value))
-    }
+    static let numberMarks: [UInt64] = ["NO", "N", "NR", "NUMBER", "NUM", "NB"].map(Token.hash)
 
     /// Articles and prepositions that labels drop or add inside names (`dioxyde de titane`,
     /// `dioxyde titane`): skipped in names and in text alike.
-    static let stopWords: [UInt64] = ["DE", "D", "DES", "DU", "LA", "LE", "LES", "L", "OF", "DI", "DEL"].map {
-        Token.hash($0.unicodeScalars.map(\.value))
-    }
+    static let stopWords: [UInt64] = ["DE", "D", "DES", "DU", "LA", "LE", "LES", "L", "OF", "DI", "DEL"].map(Token.hash)
 
     /// Punctuation that may sit inside a name without ending it.
     @inline(__always)

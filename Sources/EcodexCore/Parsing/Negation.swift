@@ -6,24 +6,21 @@
 /// closing bracket) or to a word that brings back what is there (`ohne Zucker, mit
 /// Süssungsmitteln`, `senza glutine con lecitina`). Label languages only (see `LabelLanguages`).
 enum Negation {
-    private static func keys(_ words: [String]) -> [UInt64] {
-        words.map { Token.hash($0.unicodeScalars.map(\.value)) }
-    }
-
     /// One-word negations.
-    static let words = keys(["OHNE", "KEIN", "KEINE", "KEINEN", "KEINER", "KEINES", "SANS", "SENZA", "SIN",
+    static let words = ["OHNE", "KEIN", "KEINE", "KEINEN", "KEINER", "KEINES", "SANS", "SENZA", "SIN",
                              "ZONDER", "GEEN", "WITHOUT", "NO", "AUCUN", "AUCUNE", "NESSUN", "NESSUNA", "NESSUNO",
-                             "NINGUN", "NINGUNA"])
+                             "NINGUN", "NINGUNA"].map(Token.hash)
     /// Two-word negations (`free from`, `frei von`, `privo di`, `libre de`, `vrij van`).
     static let pairs: [(UInt64, UInt64)] = [("FREE", "FROM"), ("FREI", "VON"), ("PRIVO", "DI"), ("PRIVA", "DI"),
                                             ("PRIVI", "DI"), ("PRIVE", "DI"), ("LIBRE", "DE"), ("VRIJ", "VAN")]
-        .map { (keys([$0.0])[0], keys([$0.1])[0]) }
+        .map { (Token.hash($0.0), Token.hash($0.1)) }
     /// Words that end a negation's scope inside its item.
-    static let ends = keys(["MIT", "WITH", "AVEC", "CON", "MET", "BUT", "ABER", "MAIS", "MA", "PERO", "MAAR", "SONDERN"])
+    static let ends = ["MIT", "WITH", "AVEC", "CON", "MET", "BUT", "ABER", "MAIS", "MA", "PERO", "MAAR", "SONDERN"]
+        .map(Token.hash)
     /// `No` is also a number mark (`Yellow No 5`, `INS No. 322`): it denies only at the start
     /// of its item or after these words (`contains no`, `with no`).
-    static let noOpeners = keys(["CONTAINS", "CONTAIN", "WITH", "AND", "OR"])
-    private static let no = keys(["NO"])[0]
+    static let noOpeners = ["CONTAINS", "CONTAIN", "WITH", "AND", "OR"].map(Token.hash)
+    private static let no = Token.hash("NO")
 
     /// Whether each token lies in a negation's scope. `consumed` marks tokens a code already took
     /// (`SIN 330` is the French INS prefix, not Spanish `sin`).

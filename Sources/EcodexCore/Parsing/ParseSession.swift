@@ -27,13 +27,13 @@ struct ParseSession {
     /// Words that join additives in a list (`lutein and tartrazine`).
     static let conjunctions: [UInt64] =
         ["AND", "UND", "ET", "Y", "E", "EN", "OU", "OR", "ODER", "O", "I", "JA", "EA", "&", "OF", "DE", "D"]
-            .map { Token.hash($0.unicodeScalars.map(\.value)) }
+            .map(Token.hash)
 
     /// `and` and `or` in the label languages, without the prepositions `conjunctions` also holds.
     static let andWords: [UInt64] = ["AND", "UND", "ET", "Y", "E", "EN", "OU", "OR", "ODER", "O", "I", "JA", "OG", "ES"]
-        .map { Token.hash($0.unicodeScalars.map(\.value)) }
+        .map(Token.hash)
 
-    private static let andKey = Token.hash("AND".unicodeScalars.map(\.value))
+    private static let andKey = Token.hash("AND")
 
     /// Whether token `k` joins two things as `and`/`or` does: one of `andWords`, or `&` set
     /// apart by spaces (`Mono & Diglycerides`; `FD&C` is a name's own sign).
@@ -371,22 +371,13 @@ struct ParseSession {
         return nil
     }
 
-    /// A number as OCR may read it in small print: `O`, `Q`, `D` for 0, `l`, `I`, `|`, `!` for 1,
-    /// `Z` for 2, `S` for 5, `G` for 6, `B` for 8 (folded to capitals). Nil when a scalar is
-    /// neither a digit nor one of these.
+    /// A number as OCR may read it in small print, letters read for digits undone
+    /// (`CodeReader.slips`: `4O` is 40, `S` is 5, `l` is 1). Nil when a scalar is neither.
     static func slipDigits(_ s: ArraySlice<UInt32>) -> [UInt32]? {
         var out: [UInt32] = []
         for v in s {
-            switch v {
-            case 0x30...0x39: out.append(v)
-            case 0x4F, 0x51, 0x44: out.append(0x30)  // O Q D
-            case 0x49, 0x4C, 0x7C, 0x21: out.append(0x31)  // I L | !
-            case 0x5A: out.append(0x32)  // Z
-            case 0x53: out.append(0x35)  // S
-            case 0x47: out.append(0x36)  // G
-            case 0x42: out.append(0x38)  // B
-            default: return nil
-            }
+            guard let d = Token.isDigit(v) ? v : CodeReader.slips[v] else { return nil }
+            out.append(d)
         }
         return out.isEmpty ? nil : out
     }

@@ -76,6 +76,9 @@ struct Token {
         return h
     }
 
+    /// The key of a word written in capitals, as tables of words spell them (`"AND"`).
+    static func hash(_ word: String) -> UInt64 { hash(word.unicodeScalars.map(\.value)) }
+
     static func hash(_ word: some Sequence<UInt32>) -> UInt64 {
         var h = fnvOffset
         for v in word { h = fnvStep(h, v) }
