@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "EcodexCoreTests", dependencies: ["EcodexCore"], exclude: ["Fixtures"]),
         .testTarget(name: "EcodexBenchTests", dependencies: ["EcodexBench", "EcodexCore"]),
         .testTarget(name: "EcodexStoreTests", dependencies: ["EcodexStore", "EcodexOnline", "EcodexCore"]),
-        .testTarget(name: "EcodexVisionTests", dependencies: ["EcodexVision", "EcodexCore"]),
+        .testTarget(name: "EcodexVisionTests", dependencies: ["EcodexVision", "EcodexCore"], exclude: ["Fixtures"]),
         .testTarget(
             name: "ScanTests",
             dependencies: ["scan", "EcodexCore", "EcodexStore", "EcodexOnline", "EcodexVision", "EcodexBench"]

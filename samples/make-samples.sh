@@ -26,6 +26,11 @@ convert -size 900x420 xc:'#fff4d6' \
   -blur 0x0.6 -quality 72 candy-label.jpg
 echo "wrote samples/candy-label.jpg"
 
+# The same photo as an iPhone saves it by default: HEIC (ImageMagick writes it through
+# libheif's x265 encoder).
+convert candy-label.jpg -quality 60 candy-label.heic
+echo "wrote samples/candy-label.heic"
+
 # A photo of the back of a packet that shows only the barcode (EAN-13), no
 # ingredient list: the case where Ecodex must fall back to the barcode.
 zint -b 13 -d 400638133393 --height 60 --scale 3 -o /tmp/ecodex-ean13.png >/dev/null

@@ -13,7 +13,7 @@ controls, emoji, NUL, bytes that are not UTF-8), bracket and code storms, texts 
 100 kB limit and past it. They go to `scan text --jsonl -` in batches (one process reads many
 texts, one JSON line out per text), and every 500th one also alone to `scan text -` (standard
 input and the history write). Photos are mutated from samples/, goldset/real/ and some of
-goldset/synth/ (plus PNG, BMP, TIFF and WebP copies when ImageMagick is there): bit flips,
+goldset/synth/ (plus PNG, BMP, TIFF, WebP, GIF, HEIC and AVIF copies when ImageMagick is there): bit flips,
 byte overwrites, truncation, spliced and repeated chunks, and header corruption (PNG IHDR
 with a fixed CRC, JPEG SOF, BMP sizes set to 0, 1, huge or odd). They go to `scan PHOTO...
 --format json` in batches.
@@ -142,7 +142,7 @@ def image_originals(tmp, rng, synth):
     convert = shutil.which("convert")
     if convert:
         src = os.path.join(ROOT, "samples/candy-label.jpg")
-        for ext in ("png", "bmp", "tif", "webp", "gif"):
+        for ext in ("png", "bmp", "tif", "webp", "gif", "heic", "avif"):
             dst = os.path.join(tmp, "candy." + ext)
             if subprocess.run([convert, src, dst], capture_output=True).returncode == 0:
                 files.append(dst)
@@ -179,6 +179,14 @@ def corrupt_header(b, rng):
             if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
                 i += 2; continue
             i += 2 + struct.unpack(">H", b[i + 2:i + 4])[0]
+    elif b[4:8] == b"ftyp" and b.find(b"ispe") > 0:
+        # HEIF: the image's size lives in its `ispe` properties (version and flags, then width
+        # and height); a HEIC grid has one for the whole image and one per tile.
+        at = b.find(b"ispe")
+        while at > 0:
+            if rng.random() < 0.7 and at + 16 <= len(b):
+                b[at + 8:at + 16] = struct.pack(">II", odd_size(rng), odd_size(rng))
+            at = b.find(b"ispe", at + 4)
     elif b[:2] == b"BM" and len(b) >= 30:
         b[18:26] = struct.pack("<ii", rng.choice([0, 1, -1, 20000, 0x7FFFFFFF, -0x80000000]), rng.choice([0, 1, -1, 20000, 0x7FFFFFFF, -0x80000000]))
         if rng.random() < 0.3:

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Ecodex needs, only those missing. Safe to re-run.
-# Libraries: Tesseract, Leptonica, ZBar, SQLite, zlib (-dev packages, linked as system libraries).
+# Libraries: Tesseract, Leptonica, ZBar, SQLite, zlib (-dev packages, linked as system libraries),
+# libheif (HEIC/HEIF/AVIF photos, an iPhone's default; with libde265 and dav1d for decoding).
 # Language data: English, German, French, Spanish, Italian, Dutch, and the Latin-script
 # model (whole phone photos are read with it).
 # Tools used by tests and benchmarks: tesseract CLI (baseline), zbarimg, zint
@@ -11,7 +12,7 @@
 set -euo pipefail
 
 packages=(
-  libtesseract-dev libleptonica-dev libzbar-dev libsqlite3-dev zlib1g-dev pkg-config
+  libtesseract-dev libleptonica-dev libzbar-dev libsqlite3-dev zlib1g-dev libheif-dev pkg-config
   tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra
   tesseract-ocr-spa tesseract-ocr-ita tesseract-ocr-nld tesseract-ocr-script-latn
   zbar-tools zint imagemagick fonts-dejavu-core fonts-dejavu-extra fonts-urw-base35

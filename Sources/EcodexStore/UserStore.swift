@@ -234,7 +234,7 @@ public final class UserStore: @unchecked Sendable {
     }
 
     private static let imageExtensions: Set<String> = [
-        "jpg", "jpeg", "png", "tif", "tiff", "bmp", "gif", "webp", "pnm", "pgm", "ppm", "heic",
+        "jpg", "jpeg", "png", "tif", "tiff", "bmp", "gif", "webp", "pnm", "pgm", "ppm", "heic", "heif", "avif",
     ]
 
     /// What history keeps of an input: an image's file name without its folders,

@@ -8,7 +8,7 @@ import Foundation
 struct ImageCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "image",
-        abstract: "Scan label photos (JPEG, PNG, TIFF, WebP, BMP). This is the default: `scan label.jpg`."
+        abstract: "Scan label photos (JPEG, HEIC, PNG, TIFF, WebP, BMP). This is the default: `scan label.jpg`."
     )
 
     @Argument(help: "One or more label photos.")

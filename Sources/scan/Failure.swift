@@ -156,7 +156,9 @@ enum Failure {
     static func words(_ e: ImageError) -> String {
         switch e {
         case .empty(let path): "The file \(path) is empty. Take the photo again or type the ingredients."
-        case .notAnImage: "This file is not a readable photo (JPEG, PNG, TIFF, WebP or BMP). Take the photo again or type the ingredients."
+        case .notAnImage: "This file is not a readable photo (JPEG, PNG, HEIC, TIFF, WebP or BMP). Take the photo again or type the ingredients."
+        case .unsupported(_, let format, _):
+            "This \(format) photo cannot be read on this computer. Save it as JPEG, or run scripts/setup.sh."
         case .tooLarge(let width, let height, let maxPixels, _):
             "This image is too large (\(width)×\(height) pixels). Use a photo under \(maxPixels / 1_000_000) megapixels, or crop to the ingredient list."
         case .tooThin(let width, let height, _, _):

@@ -114,6 +114,66 @@ import Testing
         #expect(loaded.width == source.width && loaded.height == source.height)
     }
 
+    // MARK: HEIC, HEIF and AVIF (an iPhone's camera saves HEIC by default)
+
+    static let fixtures = Fixtures.packageRoot + "/Tests/EcodexVisionTests/Fixtures/"
+
+    /// Mean absolute difference of two equally long byte arrays.
+    func meanDifference(_ a: [UInt8], _ b: [UInt8]) -> Double {
+        precondition(a.count == b.count)
+        return Double(zip(a, b).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(max(1, a.count))
+    }
+
+    /// The sample label saved as HEIC and as AVIF reads as the JPEG it was made from: same
+    /// size, the same picture up to the two codecs' loss, in every channel.
+    @Test(arguments: [Fixtures.packageRoot + "/samples/candy-label.heic", fixtures + "candy-label.avif"])
+    func readsHEIFPhotosAsTheirJPEG(path: String) throws {
+        let jpeg = try ImageLoader.load(Fixtures.packageRoot + "/samples/candy-label.jpg")
+        let heif = try ImageLoader.load(path)
+        #expect(heif.width == jpeg.width && heif.height == jpeg.height, "\(heif.width)×\(heif.height)")
+        #expect(heif.depth == 32)
+        for channel in 0..<3 {
+            let difference = meanDifference(try heif.channelBytes(channel), try jpeg.channelBytes(channel))
+            #expect(difference < 4, "channel \(channel): \(difference)")
+        }
+    }
+
+    /// Ecodex turns the decoder's Y, Cb, Cr planes into RGB itself (no full-size RGB copy);
+    /// the colours must be libheif's own conversion's (they differ by 0.0002–0.0004 levels on
+    /// average; with BT.709's matrix instead of BT.601's the blue channel is off by 1.8).
+    @Test func heifColoursMatchLibheifsConversion() throws {
+        let path = Fixtures.packageRoot + "/samples/candy-label.heic"
+        let ours = try ImageLoader.load(path), libheif = try ImageLoader.load(path, heifThroughRGB: true)
+        for channel in 0..<3 {
+            let difference = meanDifference(try ours.channelBytes(channel), try libheif.channelBytes(channel))
+            #expect(difference < 0.05, "channel \(channel): \(difference)")
+        }
+    }
+
+    /// A 12 MP HEIC (a grid of tiles, as phones store them) is checked at its full size and
+    /// decoded at half, as a 12 MP JPEG is.
+    @Test func twelveMegapixelHEICIsDecodedReduced() throws {
+        var header: (Int, Int)?
+        let pix = try ImageLoader.load(Self.fixtures + "label-12mp.heic") { header = ($0, $1) }
+        #expect(header?.0 == 4032 && header?.1 == 3024)
+        #expect(pix.width == 2016 && pix.height == 1512)
+    }
+
+    /// Broken HEIF files are capture errors, never a crash: cut short, a box header claiming
+    /// more than the file holds, an ISO media file that is a video, not a photo.
+    @Test func damagedHEIFIsACaptureError() throws {
+        let heic = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.packageRoot + "/samples/candy-label.heic")))
+        let cut = try expectCaptureError(try file("cut.heic", Array(heic.prefix(heic.count / 2))))
+        #expect(caseName(cut) == "damaged", "\(cut)")
+        var lying = heic
+        lying.replaceSubrange(0..<4, with: be32(0x7FFF_FFF0))
+        try expectCaptureError(try file("lying.heic", lying))
+        let garbage = try expectCaptureError(try file("garbage.heic", Array(heic.prefix(32)) + [UInt8](repeating: 0xA5, count: 4000)))
+        #expect(caseName(garbage) == "damaged", "\(garbage)")
+        let video = try expectCaptureError(try file("clip.mp4", be32(24) + Array("ftypisom".utf8) + be32(0x200) + Array("isomiso2".utf8)))
+        #expect(caseName(video) == "notAnImage", "\(video)")
+    }
+
     func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
     func le32(_ v: UInt32) -> [UInt8] { be32(v).reversed() }
 }

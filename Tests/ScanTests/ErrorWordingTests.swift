@@ -32,6 +32,7 @@ import Testing
             ImageError.tooLarge(width: 30000, height: 30000, maxPixels: 40_000_000, maxSide: 20000),
             ImageError.tooThin(width: 20000, height: 1, minSide: 16, maxAspect: 25), ImageError.damaged(path: "a.jpg", detail: "warnings"),
             ImageError.notPrepared(detail: "leptonica"),
+            ImageError.unsupported(path: "IMG_0001.HEIC", format: "HEIC/HEIF", detail: "libheif is not installed"),
             OCRError.engineFailed(detail: "NULL"), OCRError.librariesMissing(detail: "Tesseract (libtesseract5) is not installed or cannot load"),
             OCRError.languageDataFailed(languages: "eng", folder: "/usr/share/tessdata", code: -1),
             OCRError.noLanguageData(folder: "/usr/share/tessdata"), OCRError.languageMissing(language: "xyz", folder: "/usr/share/tessdata"),

@@ -18,6 +18,17 @@ import Testing
         #expect((r["preprocessing"] as? [String])?.isEmpty == false)
     }
 
+    /// The same label as an iPhone saves it (HEIC): the same additives and badges as the JPEG.
+    @Test func heicPhotoReadsAsItsJPEG() throws {
+        let jpeg = try scan.run([ScanBinary.path("samples/candy-label.jpg"), "--region", "EU", "--format", "json"])
+        let heic = try scan.run([ScanBinary.path("samples/candy-label.heic"), "--region", "EU", "--format", "json"])
+        #expect(heic.status == 0, "\(heic.stderr)")
+        let a = try #require(jpeg.jsonLines().first), b = try #require(heic.jsonLines().first)
+        #expect(Set(b.codes) == ["E102", "E129", "E330", "E903"], "codes: \(b.codes)")
+        #expect(Set(b.codes) == Set(a.codes))
+        #expect(b.badge("E102") == "red" && b.badge("E129") == "red")
+    }
+
     /// Acceptance scenario 2: a US label that says "Carmine" with no code and no class word, vegan on.
     @Test func carmineWithoutACodeIsE120YellowForVegansInTheUS() throws {
         // The sample's list ends `natural flavor, Carmine.`: no `color:` before it (samples/make-samples.sh).

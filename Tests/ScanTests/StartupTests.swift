@@ -49,4 +49,24 @@ import Testing
         #expect(text.status == 0, "\(text.stderr)")
         #expect((text.jsonLines().first?["additives"] as? [[String: Any]])?.first?["code"] as? String == "E102")
     }
+
+    /// Without libheif a HEIC photo is a capture error that says what to do (save it as JPEG
+    /// or run the setup), and every other photo still reads. libheif is hidden as above.
+    @Test func withoutLibheifHEICFailsClearlyAndJPEGStillReads() throws {
+        guard let library = ["/usr/lib/x86_64-linux-gnu/libheif.so.1", "/usr/lib/aarch64-linux-gnu/libheif.so.1",
+                             "/usr/lib/libheif.so.1"].first(where: FileManager.default.fileExists),
+              FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return }
+        let hide = ["/usr/bin/unshare", "-m", "--", "/bin/sh", "-c",
+                    "mount --bind /dev/null \(library) 2>/dev/null || exit 99; exec \"$0\" \"$@\""]
+        let run = try scan.run([ScanBinary.path("samples/candy-label.heic"), ScanBinary.path("samples/candy-label.jpg"),
+                                "--format", "json"], wrapper: hide)
+        guard run.status != 99, !run.stderr.contains("unshare:") else { return }
+        #expect(run.status == 10, "\(run.stdout) \(run.stderr)")
+        let lines = run.jsonLines()
+        let error = lines.first?["error"] as? [String: Any]
+        #expect(error?["class"] as? String == "capture_error")
+        let message = error?["message"] as? String ?? ""
+        #expect(message.contains("HEIC") && message.contains("JPEG") && message.contains("scripts/setup.sh"), "\(message)")
+        #expect(lines.count == 2 && (lines.last?["additives"] as? [Any])?.isEmpty == false, "\(run.stdout)")
+    }
 }

@@ -6,12 +6,15 @@ import EcodexCore
 public enum ImageError: ClassifiedError, Equatable {
     /// The file has no bytes.
     case empty(path: String)
-    /// Not a JPEG, PNG, TIFF, WebP or BMP, or its header cannot be read.
+    /// Not a JPEG, PNG, TIFF, WebP, BMP or HEIC/HEIF, or its header cannot be read.
     case notAnImage(path: String, detail: String)
     /// More pixels than `maxPixels`, or a side over `maxSide`.
     case tooLarge(width: Int, height: Int, maxPixels: Int, maxSide: Int)
     /// A side under `minSide` pixels, or longer than `maxAspect` times the other.
     case tooThin(width: Int, height: Int, minSide: Int, maxAspect: Int)
+    /// A photo format this machine cannot decode: a HEIC photo without libheif, or coded
+    /// with a codec the installed libheif lacks.
+    case unsupported(path: String, format: String, detail: String)
     /// The decoder failed or reported damage (a truncated JPEG, say).
     case damaged(path: String, detail: String)
     /// Decoded, but preprocessing failed.
@@ -25,6 +28,7 @@ public enum ImageError: ClassifiedError, Equatable {
         case .notAnImage(let path, let detail): "\(path): not a readable image: \(detail)"
         case .tooLarge(let w, let h, let maxPixels, let maxSide): "\(w)×\(h) pixels, limit \(maxPixels) pixels and \(maxSide) per side"
         case .tooThin(let w, let h, let minSide, let maxAspect): "\(w)×\(h) pixels, sides at least \(minSide) px, at most 1:\(maxAspect)"
+        case .unsupported(let path, let format, let detail): "\(path): \(format) cannot be decoded here: \(detail)"
         case .damaged(let path, let detail): "\(path): damaged: \(detail)"
         case .notPrepared(let detail): "preprocessing failed: \(detail)"
         }

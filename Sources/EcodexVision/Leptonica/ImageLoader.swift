@@ -1,9 +1,10 @@
 import EcodexCore
 import Foundation
 internal import CLeptonica
+internal import CVisionLibs
 
 /// Reads a photo from disk into a `PixImage`, refusing anything that is not a
-/// sane JPEG, PNG, TIFF, WebP or BMP before the decoder sees it.
+/// sane JPEG, PNG, TIFF, WebP, BMP or HEIC/HEIF/AVIF before the decoder sees it.
 ///
 /// Checks run cheapest first: existence, size, magic bytes, then the header's
 /// dimensions, so an empty file, a text file renamed `.jpg` or a header that
@@ -11,8 +12,9 @@ internal import CLeptonica
 enum ImageLoader {
     /// Largest image we agree to decode; a phone photo is 12–50 MP.
     static let maxPixels = 100_000_000
-    /// Largest image in a format decoded at full size (PNG, TIFF, WebP, BMP): 4 bytes a pixel
-    /// once decoded, so 40 MP is 160 MB. JPEGs are decoded reduced (below), so they may be larger.
+    /// Largest image in a format decoded at full size (PNG, TIFF, WebP, BMP, HEIC): 4 bytes a pixel
+    /// once decoded (3 for HEIC), so 40 MP is 160 MB. JPEGs are decoded reduced (below), so they
+    /// may be larger.
     static let maxPixelsFullDecode = 40_000_000
     /// Longest side we agree to decode.
     static let maxSide = 20_000
@@ -26,13 +28,29 @@ enum ImageLoader {
     /// costs 12 MB of RGB instead of 48 MB.
     static let jpegKeepPixels = 3_000_000
 
-    enum Format: String { case jpeg, png, tiff, webp, bmp }
+    enum Format: String { case jpeg, png, tiff, webp, bmp, heif }
+
+    /// The ISO base media file brands of still images libheif reads: HEIC (an iPhone's camera
+    /// default), its sequences and 10-bit forms, generic HEIF and AVIF.
+    static let heifBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs", "mif1", "msf1", "avif", "avis"]
+
+    /// The reduction (1, 2, 4 or 8) that keeps at least `jpegKeepPixels` pixels.
+    static func reduction(width: Int, height: Int) -> Int {
+        var reduction = 1
+        while reduction < 8, width * height / ((reduction * 2) * (reduction * 2)) >= jpegKeepPixels {
+            reduction *= 2
+        }
+        return reduction
+    }
 
     /// Loads the image at `path`; throws an `ImageError` (or `InputFileError`), both `capture_error`s.
     ///
     /// `checked` is called with the header's width and height once they passed every check,
     /// before any pixel is decoded (the decoded image may be smaller: big JPEGs are reduced).
-    static func load(_ path: String, checked: (_ width: Int, _ height: Int) -> Void = { _, _ in }) throws -> PixImage {
+    /// `heifThroughRGB` has libheif convert a HEIC photo to RGB instead of Ecodex (tests
+    /// compare the two).
+    static func load(_ path: String, heifThroughRGB: Bool = false,
+                     checked: (_ width: Int, _ height: Int) -> Void = { _, _ in }) throws -> PixImage {
         try VisionLibraries.ensure()
         LeptonicaQuiet.ensure()
         // A regular file only: a FIFO or a device named as a photo would block or never end.
@@ -50,7 +68,12 @@ enum ImageLoader {
         guard let format = sniff(bytes) else {
             throw ImageError.notAnImage(path: path, detail: "unrecognised file signature")
         }
-        let (width, height) = try dimensions(of: decoderPath, shown: path, format: format, head: bytes)
+        // A HEIF file is opened (its boxes parsed, no pixel decoded) to learn its size.
+        var heif: OpaquePointer?
+        defer { ecx_heif_close(heif) }
+        let (width, height) = try format == .heif
+            ? openHEIF(decoderPath, shown: path, into: &heif)
+            : dimensions(of: decoderPath, shown: path, format: format, head: bytes)
         guard width > 0, height > 0 else {
             throw ImageError.notAnImage(path: path, detail: "header has no size")
         }
@@ -74,10 +97,7 @@ enum ImageLoader {
             // The camera's Exif orientation, from the file's head (bounded; see `ExifOrientation`).
             let more = (try? handle.read(upToCount: ExifOrientation.headBytes - bytes.count)) ?? Data()
             orientation = ExifOrientation.read(bytes + [UInt8](more))
-            var reduction: Int32 = 1
-            while reduction < 8, width * height / Int((reduction * 2) * (reduction * 2)) >= jpegKeepPixels {
-                reduction *= 2
-            }
+            let reduction = Int32(reduction(width: width, height: height))
             var warnings: Int32 = 0
             pix = StderrSilencer.run { PixImage(pixReadJpeg(decoderPath, 0, reduction, &warnings, 0)) }
             // libjpeg "recovers" from a truncated or damaged file by painting the
@@ -85,6 +105,17 @@ enum ImageLoader {
             if warnings > 0 {
                 throw ImageError.damaged(path: path, detail: "JPEG decoder reported \(warnings) warning(s)")
             }
+        case .heif:
+            // libheif applies the file's own rotation and mirroring (`irot`, `imir`), which is
+            // how an iPhone records a photo taken upright: no Exif turn on top of it.
+            var out: UnsafeMutableRawPointer?
+            var reason = [CChar](repeating: 0, count: 256)
+            let status = ecx_heif_decode(heif, Int32(reduction(width: width, height: height)), heifThroughRGB ? 1 : 0,
+                                         &out, &reason, reason.count)
+            guard status == Int32(ECX_HEIF_OK) else {
+                throw heifError(status, path: path, reason: text(of: reason))
+            }
+            pix = PixImage(out?.assumingMemoryBound(to: PIX.self))
         default:
             pix = StderrSilencer.run { PixImage(pixRead(decoderPath)) }
         }
@@ -105,7 +136,33 @@ enum ImageLoader {
         if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
         if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
         if starts(Array("BM".utf8)) { return .bmp }
+        // ISO base media file: a box named `ftyp` first, its major brand after it.
+        if starts(Array("ftyp".utf8), at: 4), b.count >= 12,
+           let brand = String(bytes: b[8..<12], encoding: .ascii), heifBrands.contains(brand) {
+            return .heif
+        }
         return nil
+    }
+
+    /// Opens a HEIF file with libheif and returns its primary image's size as shown.
+    private static func openHEIF(_ path: String, shown: String, into handle: inout OpaquePointer?) throws -> (Int, Int) {
+        var width: Int32 = 0, height: Int32 = 0
+        var reason = [CChar](repeating: 0, count: 256)
+        let status = ecx_heif_open(path, Int32(maxSide), &handle, &width, &height, &reason, reason.count)
+        guard status == Int32(ECX_HEIF_OK) else { throw heifError(status, path: shown, reason: text(of: reason)) }
+        return (Int(width), Int(height))
+    }
+
+    /// The NUL-terminated reason a C function wrote.
+    private static func text(of reason: [CChar]) -> String {
+        String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private static func heifError(_ status: Int32, path: String, reason: String) -> ImageError {
+        switch status {
+        case Int32(ECX_HEIF_NO_LIBRARY), Int32(ECX_HEIF_NO_DECODER): .unsupported(path: path, format: "HEIC/HEIF", detail: reason)
+        default: .damaged(path: path, detail: "HEIF: \(reason)")
+        }
     }
 
     /// Width and height from the header, without decoding pixels.

@@ -30,6 +30,12 @@ extension PixImage {
     }
 
     /// 8-bit gray copy (luminance for colour images).
+    /// One colour channel of a 32-bit image as gray bytes (0 red, 1 green, 2 blue).
+    func channelBytes(_ index: Int) throws -> [UInt8] {
+        let component = Int32([COLOR_RED, COLOR_GREEN, COLOR_BLUE][index])
+        return try map("pixGetRGBComponent") { pixGetRGBComponent($0, component) }.grayBytes()
+    }
+
     func gray() throws -> PixImage {
         try map("pixConvertTo8") { pixConvertTo8($0, 0) }
     }
