@@ -136,7 +136,19 @@ public final class TesseractLabelReader: LabelReader {
     /// Throws a `capture_error` (`InputFileError`, `ImageError`) when the file is missing,
     /// not an image, damaged or absurdly large, and an `OCRError` when the engine fails.
     public func read(imageAt path: String) throws -> OCRResult {
+        try read(imageAt: path, until: nil)
+    }
+
+    /// `read(imageAt:)`, stopping at `deadline` (`DispatchTime` nanoseconds) as well as at its
+    /// own budget: what was read by then is kept and marked `outOfTime`; a photo whose turn
+    /// comes after the deadline is not decoded at all (an empty reading, `outOfTime`).
+    func read(imageAt path: String, until deadline: UInt64?) throws -> OCRResult {
         let start = DispatchTime.now()
+        if let deadline, start.uptimeNanoseconds >= deadline {
+            var none = OCRResult(words: [], steps: [], preprocessMs: 0, ocrMs: 0)
+            none.outOfTime = true
+            return none
+        }
         // The engine starts on another thread while this one decodes and preprocesses. Every
         // start is waited for before returning, so none outlives a failed photo.
         var started: EngineStart?
@@ -189,21 +201,32 @@ public final class TesseractLabelReader: LabelReader {
         // it, or while it started): not this photo's reading, so not taken from its budget (with it, a batch on two
         // cores lost the retries of heavy photos that one core read in full).
         var waitedMs = 0.0
+        /// Milliseconds left for recognition, and whether the deadline (not the budget) sets it.
+        func remaining() -> (ms: Int, byDeadline: Bool) {
+            let ofBudget = budgetMs - Int(Self.ms(prepared_at, DispatchTime.now()) - waitedMs)
+            guard let deadline else { return (ofBudget, false) }
+            let toDeadline = (Int64(bitPattern: deadline) - Int64(bitPattern: DispatchTime.now().uptimeNanoseconds)) / 1_000_000
+            return toDeadline < Int64(ofBudget) ? (Int(toDeadline), true) : (ofBudget, false)
+        }
         var all: [OCRWord] = []
         var timedOut = false
+        var outOfTime = false
         var lineBase = 0
         let reader = try engine(started!, scene: scene)
         let retry = retryBelowConfidence > 0 && !scene
         for var piece in pieces {
-            let left = budgetMs - Int(Self.ms(prepared_at, DispatchTime.now()) - waitedMs)
-            guard left > 0 else { timedOut = true; break }
+            let (left, byDeadline) = remaining()
+            guard left > 0 else {
+                if byDeadline { outOfTime = true } else { timedOut = true }
+                break
+            }
             let mode = blocks.isEmpty && !wholeFrame ? nil : Self.blockPageSegMode
             var first = try reader.recognize(piece.image, pageSegMode: mode, budgetMs: left, tryInverted: wholeFrame)
             // Leptonica leaned to upside down, too weakly to turn (capitals fool it): an unsure
             // reading is tried turned too, and the surer one is kept.
             if piece.maybeUpsideDown, !first.timedOut, Self.meanConfidence(first.words) < Self.halfTurnRereadBelow {
                 let turned = try piece.image.turned(2)
-                let rest = budgetMs - Int(Self.ms(prepared_at, DispatchTime.now()) - waitedMs)
+                let rest = remaining().ms
                 if rest > 0 {
                     let second = try reader.recognize(turned, pageSegMode: mode, budgetMs: rest, tryInverted: wholeFrame)
                     if !second.timedOut, Self.meanConfidence(second.words) > Self.meanConfidence(first.words) + Self.halfTurnMargin {
@@ -219,11 +242,11 @@ public final class TesseractLabelReader: LabelReader {
             if retry, !cut {
                 // A retry needs time to finish: with less than a second left (counted once the
                 // shared engine is ours), `retryUnsurePage` keeps the first reading.
-                (raw, cut) = try retryUnsurePage(raw, in: piece.image, budgetMs: { [budgetMs] in
-                    budgetMs - Int(Self.ms(prepared_at, DispatchTime.now()) - waitedMs)
-                }, waited: { waitedMs += $0 })
+                (raw, cut) = try retryUnsurePage(raw, in: piece.image, budgetMs: { remaining().ms },
+                                                 waited: { waitedMs += $0 })
             }
-            timedOut = timedOut || cut
+            // A reading the deadline stopped is a burst out of time, not a hard photo.
+            if cut, remaining().byDeadline { outOfTime = true } else { timedOut = timedOut || cut }
             let width = piece.image.width, height = piece.image.height
             let words = Self.compactLines(raw).map { w in
                 // Clamp: Tesseract can report a box one pixel past the edge.
@@ -240,6 +263,7 @@ public final class TesseractLabelReader: LabelReader {
         let done = DispatchTime.now()
         var result = OCRResult(words: all, steps: steps,
                                preprocessMs: Self.ms(start, prepared_at), ocrMs: Self.ms(prepared_at, done), timedOut: timedOut)
+        result.outOfTime = outOfTime
         if keepsPreview { result.preview = try? loaded.preview(maxSide: Self.previewMaxSide) }
         return result
     }
@@ -302,8 +326,21 @@ public final class TesseractLabelReader: LabelReader {
     /// Reads several photos in parallel, one engine per core (at most `maxParallel`),
     /// results in input order. Extra engines start on the first call that needs them.
     public func read(imagesAt paths: [String]) -> [Result<OCRResult, Error>] {
+        read(imagesAt: paths) { _ in nil }
+    }
+
+    /// The burst's frames on every core: the first without a deadline, the others until
+    /// `seconds` from now.
+    public func read(burstAt paths: [String], within seconds: Double?) -> [Result<OCRResult, Error>] {
+        guard let seconds else { return read(imagesAt: paths) }
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, seconds) * 1e9)
+        return read(imagesAt: paths) { $0 == 0 ? nil : deadline }
+    }
+
+    /// Photos on as many cores as there are engines for; photo `i` stops at `deadline(i)`.
+    private func read(imagesAt paths: [String], deadline: @escaping @Sendable (Int) -> UInt64?) -> [Result<OCRResult, Error>] {
         let workers = min(paths.count, max(1, parallelism), Self.maxParallel)
-        guard workers > 1 else { return paths.map { p in Result { try read(imageAt: p) } } }
+        guard workers > 1 else { return paths.indices.map { i in Result { try read(imageAt: paths[i], until: deadline(i)) } } }
         while twins.count < workers - 1 {
             guard let twin = try? TesseractLabelReader(
                 languages: requestedLanguages, dataPath: dataPath, options: options,
@@ -316,7 +353,7 @@ public final class TesseractLabelReader: LabelReader {
         nonisolated(unsafe) let readers: [TesseractLabelReader] = [self] + twins
         // Each worker takes the next unread photo, so a slow photo does not hold up the rest.
         return ParallelWork.map(count: paths.count, workers: readers.count) { w, i in
-            Result { try readers[w].read(imageAt: paths[i]) }
+            Result { try readers[w].read(imageAt: paths[i], until: deadline(i)) }
         }
     }
 

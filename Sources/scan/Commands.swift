@@ -55,11 +55,17 @@ struct BurstCommand: ParsableCommand {
             list (move a little, change the angle to dodge glare) and pass them all: each is read
             (two at a time on a 2-core machine), and an additive counts when two photos agree on
             it or one photo reads it surely. Prints one result.
+            The first photo is always read in full; the others while --time-limit lasts
+            (what a photo read by then still counts, and the result says when time ran out).
             """
     )
 
     @Argument(help: "Two or more photos of the same label (at most \(BurstCommand.maxFrames)).")
     var frames: [String]
+
+    @Option(name: .customLong("time-limit"),
+            help: "Seconds to read the photos after the first (0: read every photo in full).")
+    var timeLimit: Double = ScanOptions.defaultBurstSeconds
 
     @OptionGroup var reading: ReadingOptions
 
@@ -71,10 +77,14 @@ struct BurstCommand: ParsableCommand {
         if frames.count > Self.maxFrames {
             throw ValidationError("A burst takes at most \(Self.maxFrames) photos; pick the sharpest ones.")
         }
+        if !(timeLimit >= 0 && timeLimit <= 600) {
+            throw ValidationError("--time-limit takes seconds from 0 to 600 (0 reads every photo in full).")
+        }
     }
 
     func run() throws {
-        let options = try shopper.scanOptions()
+        var options = try shopper.scanOptions()
+        options.burstSeconds = timeLimit > 0 ? timeLimit : nil
         let input = frames.first ?? "burst"
         var out = Output(format: shopper.format, showText: reading.showText)
         do {

@@ -199,6 +199,31 @@ import Testing
         #expect(r.ocr?.frame == "b.jpg")
     }
 
+    /// Frames after the first are read while the burst's time lasts. A frame the time ran out
+    /// on still lends its evidence, but never leads: here the cut frame read more list words
+    /// than the first and would have made its weak E129 count on its own.
+    @Test func framesTheTimeRanOutOnCountButNeverLead() throws {
+        let reader = FrameReader([
+            "a.jpg": ("Zutaten: Zucker, Farbstoff: E102", 70),
+            "b.jpg": ("Zutaten: Zucker, Glukosesirup, Salz, Zitronensaft, Farbstoffe: E102, E129", 70),
+            "c.jpg": ("", 0),
+        ], outOfTime: ["b.jpg", "c.jpg"])
+        let pipeline = try ScanPipeline(catalog: TestRecords.catalog, reader: reader)
+        let r = try pipeline.scanBurst(at: ["a.jpg", "b.jpg", "c.jpg"], options: ScanOptions())
+        #expect(reader.within == .some(ScanOptions.defaultBurstSeconds))
+        #expect(r.additives.map(\.code.description) == ["E102"], "two frames agree on E102; E129 is one weak reading")
+        #expect(r.ocr?.frame == "a.jpg")
+        #expect(r.warnings.contains("Time ran out: 1 of 3 photos were read in full."), "\(r.warnings)")
+        #expect(!r.warnings.contains(ScanPipeline.readingStopped), "running out of burst time is not a hard photo")
+        // Without a limit the reader is told so, and nothing is said about time.
+        var options = ScanOptions()
+        options.burstSeconds = nil
+        let full = FrameReader(["a.jpg": ("colours: E102", 90), "b.jpg": ("colours: E102", 90)])
+        let all = try ScanPipeline(catalog: TestRecords.catalog, reader: full).scanBurst(at: ["a.jpg", "b.jpg"], options: options)
+        #expect(full.within == .some(nil))
+        #expect(!all.warnings.contains { $0.hasPrefix("Time ran out") })
+    }
+
     @Test func unreadableFramesAreSkippedWithANote() throws {
         let reader = FrameReader(["a.jpg": ("colours: E102", 90)])
         let pipeline = try ScanPipeline(catalog: TestRecords.catalog, reader: reader)
@@ -210,15 +235,28 @@ import Testing
 }
 
 /// A LabelReader double with a reading per file; other files fail as a missing photo would.
+/// Frames in `outOfTime` come back as a burst's time limit leaves them (`OCRResult.outOfTime`).
 final class FrameReader: LabelReader {
     let frames: [String: (String, Double)]
-    init(_ frames: [String: (String, Double)]) { self.frames = frames }
+    let outOfTime: Set<String>
+    /// The time limit the last burst asked for.
+    private(set) var within: Double??
+    init(_ frames: [String: (String, Double)], outOfTime: Set<String> = []) {
+        self.frames = frames
+        self.outOfTime = outOfTime
+    }
     func read(imageAt path: String) throws -> OCRResult {
         guard let (text, confidence) = frames[path] else { throw InputFileError.missing(path: path, role: .photo) }
         let words = text.split(separator: " ").map {
             OCRWord(text: String($0), confidence: confidence, box: BoundingBox(x: 0, y: 0, width: 1, height: 1), line: 0)
         }
-        return OCRResult(words: words, steps: ["grayscale"], preprocessMs: 1, ocrMs: 1)
+        var result = OCRResult(words: words, steps: ["grayscale"], preprocessMs: 1, ocrMs: 1)
+        result.outOfTime = outOfTime.contains(path)
+        return result
+    }
+    func read(burstAt paths: [String], within seconds: Double?) -> [Result<OCRResult, Error>] {
+        within = .some(seconds)
+        return read(imagesAt: paths)
     }
 }
 

@@ -40,9 +40,11 @@ import Testing
         #expect((try #require(run.jsonLines().first))["preprocessing"].map { "\($0)".contains("text blocks") } == true)
     }
 
-    /// `scan burst` reads five frames of one label as one result.
+    /// `scan burst` reads five frames of one label as one result (`--time-limit 0`: every
+    /// frame in full, however busy the machine).
     @Test func burstOfFiveFramesGivesOneResult() throws {
-        let run = try scan.run(["burst"] + Self.burst("g0589") + ["--region", "EU", "--format", "json"], timeout: 180)
+        let run = try scan.run(["burst"] + Self.burst("g0589") + ["--time-limit", "0", "--region", "EU", "--format", "json"],
+                               timeout: 180)
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.jsonLines()
         #expect(lines.count == 1, "one result for the burst")
@@ -52,6 +54,23 @@ import Testing
         let ocr = try #require(r["ocr"] as? [String: Any])
         #expect(ocr["frames"] as? Int == 5)
         #expect((ocr["text"] as? String)?.isEmpty == false)
+        #expect((r["warnings"] as? [String])?.contains { $0.hasPrefix("Time ran out") } != true)
+    }
+
+    /// `--time-limit`: the first frame is always read in full, the others only while the
+    /// limit lasts; the result says when time ran out. 1 ms leaves the first frame alone,
+    /// and what it reads is still found.
+    @Test func burstTimeLimitReadsTheFirstFrameInFull() throws {
+        let run = try scan.run(["burst"] + Self.burst("g0589") + ["--time-limit", "0.001", "--region", "EU", "--format", "json"],
+                               timeout: 180)
+        #expect(run.status == 0, "\(run.stderr)")
+        let r = try #require(run.jsonLines().first)
+        let found = Set(r.codes.map { String($0.prefix { $0 != "(" }) })
+        #expect(Set(["E171", "E210", "E481"]).isSubset(of: found), "found \(found.sorted())")
+        #expect((r["warnings"] as? [String])?.contains("Time ran out: 1 of 5 photos were read in full.") == true, "\(r["warnings"] ?? "")")
+        #expect((r["ocr"] as? [String: Any])?["frame"] as? String == Self.frame("g0589"))
+        let refused = try scan.run(["burst"] + Array(Self.burst("g0589").prefix(2)) + ["--time-limit", "-1"])
+        #expect(refused.status == 64, "\(refused.stderr)")
     }
 
     @Test func burstWithAMissingFrameStillAnswersAndSaysSo() throws {

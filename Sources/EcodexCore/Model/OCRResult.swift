@@ -52,6 +52,10 @@ public struct OCRResult: Sendable {
     public var ocrMs: Double
     /// Recognition stopped at its time limit: some text may be missing.
     public var timedOut: Bool
+    /// A frame of a burst (not its first) that the burst's time ran out on: it keeps what it
+    /// read by then, which may be nothing (`LabelReader.read(burstAt:within:)`). Not a hard
+    /// photo, so no rescan warning; the burst says how many frames it read in full.
+    public var outOfTime = false
     /// A small copy of the photo, when the reader was asked to keep one (for the HTML page).
     public var preview: PhotoPreview?
 

@@ -7,12 +7,21 @@ public protocol LabelReader: AnyObject {
     /// Reads several photos, one result per photo in input order; a reader may use
     /// several cores. A photo that fails gives its error in its place.
     func read(imagesAt paths: [String]) -> [Result<OCRResult, Error>]
+    /// Reads the frames of one burst: the first in full, as a single photo would be; the
+    /// others while `seconds` of wall time from the call last (nil: no limit). A frame the
+    /// time runs out on keeps what it read by then, marked `OCRResult.outOfTime`.
+    func read(burstAt paths: [String], within seconds: Double?) -> [Result<OCRResult, Error>]
 }
 
 extension LabelReader {
     /// One photo after the other.
     public func read(imagesAt paths: [String]) -> [Result<OCRResult, Error>] {
         paths.map { p in Result { try read(imageAt: p) } }
+    }
+
+    /// Every frame in full (a reader without a clock).
+    public func read(burstAt paths: [String], within seconds: Double?) -> [Result<OCRResult, Error>] {
+        read(imagesAt: paths)
     }
 }
 
