@@ -333,7 +333,8 @@ public final class TesseractLabelReader: LabelReader {
     /// `seconds` from now.
     public func read(burstAt paths: [String], within seconds: Double?) -> [Result<OCRResult, Error>] {
         guard let seconds else { return read(imagesAt: paths) }
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, seconds) * 1e9)
+        // At most a day: a bigger number cannot overflow the clock and means no limit anyway.
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(min(max(0, seconds), 86_400) * 1e9)
         return read(imagesAt: paths) { $0 == 0 ? nil : deadline }
     }
 
