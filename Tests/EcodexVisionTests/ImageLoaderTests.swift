@@ -5,7 +5,9 @@ import Testing
 
 /// Bad inputs must fail fast with a capture error a shopper can act on, for
 /// both readers, and must never reach a decoder that could allocate or crash.
-@Suite struct ImageLoaderTests {
+/// Serialized: `heifIsDecodedOnceForTheBarcodeReader` counts this process's HEIF decodes, and
+/// only this suite decodes HEIF photos.
+@Suite(.serialized) struct ImageLoaderTests {
     /// Writes `bytes` to a fresh temporary file named `name`.
     func file(_ name: String, _ bytes: [UInt8]) throws -> String {
         let path = try Fixtures.temporaryFolder() + "/" + name
@@ -150,13 +152,39 @@ import Testing
         }
     }
 
-    /// A 12 MP HEIC (a grid of tiles, as phones store them) is checked at its full size and
-    /// decoded at half, as a 12 MP JPEG is.
+    /// A 12 MP HEIC (an iPhone photo's size) is checked at its full size and decoded at
+    /// half, as a 12 MP JPEG is.
     @Test func twelveMegapixelHEICIsDecodedReduced() throws {
         var header: (Int, Int)?
         let pix = try ImageLoader.load(Self.fixtures + "label-12mp.heic") { header = ($0, $1) }
         #expect(header?.0 == 4032 && header?.1 == 3024)
         #expect(pix.width == 2016 && pix.height == 1512)
+    }
+
+    /// When OCR finds too little, the barcode reader reads the same photo: a HEIC (about 0.5 s
+    /// to decode at 12 MP) is not decoded a second time, but a changed file is.
+    @Test func heifIsDecodedOnceForTheBarcodeReader() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/IMG_0001.HEIC"
+        try FileManager.default.copyItem(atPath: Fixtures.packageRoot + "/samples/candy-label.heic", toPath: path)
+        let before = ImageLoader.heifDecodes.value
+        let photo = try ImageLoader.load(path)
+        let gray = try ImageLoader.loadGray(path)
+        #expect(ImageLoader.heifDecodes.value == before + 1)
+        #expect(gray.depth == 8 && gray.width == photo.width && gray.height == photo.height)
+        // The kept luminance is handed out once; a file written again is decoded again.
+        _ = try ImageLoader.loadGray(path)
+        #expect(ImageLoader.heifDecodes.value == before + 2)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        _ = try ImageLoader.load(path)
+        try bytes.write(to: URL(fileURLWithPath: path))
+        _ = try ImageLoader.loadGray(path)
+        #expect(ImageLoader.heifDecodes.value == before + 4)
+        // The barcode reader goes through it.
+        _ = try ImageLoader.load(path)
+        #expect(try ZBarReader().barcodes(inImageAt: path).isEmpty)
+        #expect(ImageLoader.heifDecodes.value == before + 5)
     }
 
     /// Broken HEIF files are capture errors, never a crash: cut short, a box header claiming

@@ -61,6 +61,7 @@ enum ImageLoader {
         // The decoders open a path themselves: give them the file already opened and checked,
         // so a path swapped for a FIFO after the check cannot reach them.
         let decoderPath = "/proc/self/fd/\(fd)"
+        let identity = FileIdentity(fd)
         guard !head.isEmpty else {
             throw ImageError.empty(path: path)
         }
@@ -116,6 +117,10 @@ enum ImageLoader {
                 throw heifError(status, path: path, reason: text(of: reason))
             }
             pix = PixImage(out?.assumingMemoryBound(to: PIX.self))
+            heifDecodes.add()
+            if let pix, let identity, let gray = PixImage(pixConvertRGBToLuminance(pix.pointer)) {
+                KeptGray.keep(gray, for: identity)
+            }
         default:
             pix = StderrSilencer.run { PixImage(pixRead(decoderPath)) }
         }
@@ -125,6 +130,25 @@ enum ImageLoader {
         if let orientation { return try ExifOrientation.upright(pix, orientation: orientation) }
         return pix
     }
+
+    /// The photo at `path` as 8-bit luminance, for the barcode reader. A HEIF photo decoded a
+    /// moment ago (its OCR reading found too little, so the barcode fallback reads it again)
+    /// is not decoded twice: a 12 MP HEIC takes about 0.5 s to decode, and that reading kept
+    /// its luminance (`KeptGray`). Any other photo is loaded as `load` does.
+    static func loadGray(_ path: String) throws -> PixImage {
+        let (fd, _) = try InputFile.open(path, role: .photo)
+        let identity = FileIdentity(fd)
+        close(fd)
+        if let identity, let gray = KeptGray.take(identity) { return gray }
+        let pix = try load(path)
+        // A HEIF photo decoded just now kept its luminance too: hand that out, keep nothing.
+        if let identity, let gray = KeptGray.take(identity) { return gray }
+        if pix.depth == 8, pixGetColormap(pix.pointer) == nil { return pix }
+        return try pix.map("pixConvertTo8") { pixConvertTo8($0, 0) }
+    }
+
+    /// How many HEIF photos this process decoded (tests check that none is decoded twice).
+    static let heifDecodes = Counter()
 
     /// Recognises the container from its first bytes.
     static func sniff(_ b: [UInt8]) -> Format? {
@@ -199,6 +223,53 @@ enum ImageLoader {
     private static func le32(_ b: [UInt8], _ i: Int) -> UInt32 {
         UInt32(b[i]) | UInt32(b[i + 1]) << 8 | UInt32(b[i + 2]) << 16 | UInt32(b[i + 3]) << 24
     }
+}
+
+/// A file as it is now: device, inode, size and change times. A file written again or
+/// replaced under the same name has another identity.
+struct FileIdentity: Hashable {
+    let device: UInt64, inode: UInt64, size: Int64
+    let modified: Int, modifiedNanos: Int, changed: Int, changedNanos: Int
+
+    init?(_ fd: Int32) {
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return nil }
+        device = UInt64(st.st_dev); inode = UInt64(st.st_ino); size = Int64(st.st_size)
+        modified = st.st_mtim.tv_sec; modifiedNanos = st.st_mtim.tv_nsec
+        changed = st.st_ctim.tv_sec; changedNanos = st.st_ctim.tv_nsec
+    }
+}
+
+/// The luminance of the last few HEIF photos decoded, for `ImageLoader.loadGray`. Bounded:
+/// at most `capacity` images (the pipeline reads 4 photos at a time before it parses them),
+/// 8-bit and already reduced, about 3 MB each for a 12 MP photo; each is handed out once.
+enum KeptGray {
+    static let capacity = 4
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var kept: [(FileIdentity, PixImage)] = []
+
+    static func keep(_ gray: PixImage, for identity: FileIdentity) {
+        lock.lock()
+        defer { lock.unlock() }
+        kept.removeAll { $0.0 == identity }
+        kept.append((identity, gray))
+        if kept.count > capacity { kept.removeFirst(kept.count - capacity) }
+    }
+
+    static func take(_ identity: FileIdentity) -> PixImage? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let i = kept.firstIndex(where: { $0.0 == identity }) else { return nil }
+        return kept.remove(at: i).1
+    }
+}
+
+/// A thread-safe count.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add() { lock.lock(); count += 1; lock.unlock() }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
 }
 
 /// Turns off Leptonica's messages to stderr, once per process.
