@@ -170,16 +170,16 @@ import Testing
         try FileManager.default.copyItem(atPath: Fixtures.packageRoot + "/samples/candy-label.heic", toPath: path)
         let before = ImageLoader.heifDecodes.value
         let photo = try ImageLoader.load(path)
-        let gray = try ImageLoader.loadGray(path)
+        let gray = try ImageLoader.loadForBarcodes(path)
         #expect(ImageLoader.heifDecodes.value == before + 1)
         #expect(gray.depth == 8 && gray.width == photo.width && gray.height == photo.height)
         // The kept luminance is handed out once; a file written again is decoded again.
-        _ = try ImageLoader.loadGray(path)
+        _ = try ImageLoader.loadForBarcodes(path)
         #expect(ImageLoader.heifDecodes.value == before + 2)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         _ = try ImageLoader.load(path)
         try bytes.write(to: URL(fileURLWithPath: path))
-        _ = try ImageLoader.loadGray(path)
+        _ = try ImageLoader.loadForBarcodes(path)
         #expect(ImageLoader.heifDecodes.value == before + 4)
         // The barcode reader goes through it.
         _ = try ImageLoader.load(path)

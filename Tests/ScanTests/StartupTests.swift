@@ -34,11 +34,7 @@ import Testing
     /// not to start at all), and typed text still works. Tesseract is hidden in a private
     /// mount namespace; skipped where one cannot be made (not root, no namespaces).
     @Test func withoutTesseractPhotosFailClearlyAndTextStillWorks() throws {
-        guard let library = ["/usr/lib/x86_64-linux-gnu/libtesseract.so.5", "/usr/lib/aarch64-linux-gnu/libtesseract.so.5",
-                             "/usr/lib/libtesseract.so.5"].first(where: FileManager.default.fileExists),
-              FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return }
-        let hide = ["/usr/bin/unshare", "-m", "--", "/bin/sh", "-c",
-                    "mount --bind /dev/null \(library) 2>/dev/null || exit 99; exec \"$0\" \"$@\""]
+        guard let hide = Self.hiding("libtesseract.so.5") else { return }
         let photo = try scan.run([ScanBinary.path("samples/candy-label.jpg"), "--format", "json"], wrapper: hide)
         guard photo.status != 99, !photo.stderr.contains("unshare:") else { return }
         #expect(photo.status == 11, "\(photo.stdout) \(photo.stderr)")
@@ -53,11 +49,7 @@ import Testing
     /// Without libheif a HEIC photo is a capture error that says what to do (save it as JPEG
     /// or run the setup), and every other photo still reads. libheif is hidden as above.
     @Test func withoutLibheifHEICFailsClearlyAndJPEGStillReads() throws {
-        guard let library = ["/usr/lib/x86_64-linux-gnu/libheif.so.1", "/usr/lib/aarch64-linux-gnu/libheif.so.1",
-                             "/usr/lib/libheif.so.1"].first(where: FileManager.default.fileExists),
-              FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return }
-        let hide = ["/usr/bin/unshare", "-m", "--", "/bin/sh", "-c",
-                    "mount --bind /dev/null \(library) 2>/dev/null || exit 99; exec \"$0\" \"$@\""]
+        guard let hide = Self.hiding("libheif.so.1") else { return }
         let run = try scan.run([ScanBinary.path("samples/candy-label.heic"), ScanBinary.path("samples/candy-label.jpg"),
                                 "--format", "json"], wrapper: hide)
         guard run.status != 99, !run.stderr.contains("unshare:") else { return }
@@ -68,5 +60,16 @@ import Testing
         let message = error?["message"] as? String ?? ""
         #expect(message.contains("HEIC") && message.contains("JPEG") && message.contains("scripts/setup.sh"), "\(message)")
         #expect(lines.count == 2 && (lines.last?["additives"] as? [Any])?.isEmpty == false, "\(run.stdout)")
+    }
+
+    /// A wrapper that runs `scan` with the shared library `soname` hidden (a private mount
+    /// namespace binds /dev/null over it; exit 99 when the mount is refused), or nil where the
+    /// library or `unshare` is not there.
+    static func hiding(_ soname: String) -> [String]? {
+        guard let library = ["/usr/lib/x86_64-linux-gnu/", "/usr/lib/aarch64-linux-gnu/", "/usr/lib/"]
+            .map({ $0 + soname }).first(where: FileManager.default.fileExists),
+              FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return nil }
+        return ["/usr/bin/unshare", "-m", "--", "/bin/sh", "-c",
+                "mount --bind /dev/null \(library) 2>/dev/null || exit 99; exec \"$0\" \"$@\""]
     }
 }

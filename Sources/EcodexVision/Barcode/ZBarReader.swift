@@ -22,7 +22,7 @@ public final class ZBarReader: BarcodeReader {
     /// image; an image without a barcode returns an empty array.
     public func barcodes(inImageAt path: String) throws -> [Barcode] {
         let scanner = try scanner.get()
-        let gray = try toGray(ImageLoader.loadGray(path))
+        let gray = try toGray(ImageLoader.loadForBarcodes(path))
         var found = scanner.scan(gray)
         // ZBar's scan lines are horizontal and vertical, so a code turned by
         // more than about 30° can miss every line; try two turned copies then.

@@ -131,20 +131,18 @@ enum ImageLoader {
         return pix
     }
 
-    /// The photo at `path` as 8-bit luminance, for the barcode reader. A HEIF photo decoded a
-    /// moment ago (its OCR reading found too little, so the barcode fallback reads it again)
-    /// is not decoded twice: a 12 MP HEIC takes about 0.5 s to decode, and that reading kept
-    /// its luminance (`KeptGray`). Any other photo is loaded as `load` does.
-    static func loadGray(_ path: String) throws -> PixImage {
+    /// The photo at `path` for the barcode reader: as `load` gives it, or as 8-bit luminance
+    /// when it is a HEIF photo decoded a moment ago (its OCR reading found too little, so the
+    /// barcode fallback reads it again). A 12 MP HEIC takes about 0.5 s to decode; that first
+    /// decode kept its luminance (`KeptGray`), so it is not decoded twice.
+    static func loadForBarcodes(_ path: String) throws -> PixImage {
         let (fd, _) = try InputFile.open(path, role: .photo)
         let identity = FileIdentity(fd)
         close(fd)
         if let identity, let gray = KeptGray.take(identity) { return gray }
         let pix = try load(path)
         // A HEIF photo decoded just now kept its luminance too: hand that out, keep nothing.
-        if let identity, let gray = KeptGray.take(identity) { return gray }
-        if pix.depth == 8, pixGetColormap(pix.pointer) == nil { return pix }
-        return try pix.map("pixConvertTo8") { pixConvertTo8($0, 0) }
+        return identity.flatMap(KeptGray.take) ?? pix
     }
 
     /// How many HEIF photos this process decoded (tests check that none is decoded twice).
@@ -240,7 +238,7 @@ struct FileIdentity: Hashable {
     }
 }
 
-/// The luminance of the last few HEIF photos decoded, for `ImageLoader.loadGray`. Bounded:
+/// The luminance of the last few HEIF photos decoded, for `ImageLoader.loadForBarcodes`. Bounded:
 /// at most `capacity` images (the pipeline reads 4 photos at a time before it parses them),
 /// 8-bit and already reduced, about 3 MB each for a 12 MP photo; each is handed out once.
 enum KeptGray {
