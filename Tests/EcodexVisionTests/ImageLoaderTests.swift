@@ -140,6 +140,18 @@ import Testing
         }
     }
 
+    /// A photo stored sideways with an `irot` box (how an iPhone stores a portrait photo) comes
+    /// out upright, and only once: libheif turns it, and its Exif orientation is not applied on top.
+    @Test func heifRotationIsAppliedOnce() throws {
+        let upright = try ImageLoader.load(Fixtures.packageRoot + "/samples/candy-label.heic")
+        var header: (Int, Int)?
+        let turned = try ImageLoader.load(Self.fixtures + "candy-label-irot.heic") { header = ($0, $1) }
+        #expect(header?.0 == 930 && header?.1 == 484, "the size as shown, from the header")
+        #expect(turned.width == 930 && turned.height == 484)
+        let difference = meanDifference(try turned.channelBytes(1), try upright.channelBytes(1))
+        #expect(difference < 4, "same picture the same way up: \(difference)")
+    }
+
     /// Ecodex turns the decoder's Y, Cb, Cr planes into RGB itself (no full-size RGB copy);
     /// the colours must be libheif's own conversion's (they differ by 0.0002–0.0004 levels on
     /// average; with BT.709's matrix instead of BT.601's the blue channel is off by 1.8).
