@@ -13,6 +13,11 @@ food are skipped, as `scan bench` skips them.
 Usage:
     goldset/tools/real_dev_quick.py .build/release/scan [--frame b2] [--burst] [--out rows.json]
 
+`--frame all` scores every extracted frame of every video as a single photo (about 300
+frames, 4 min): a reading change is measured on five times as many readings. Use it for
+small steps: re-encoding the annotated frames alone (JPEG or HEIC at quality 90) moves 4–6
+of the 69, so two or three additives up or down on `a` alone are within noise.
+
 Prints one line: frames, TP / FP / FN, precision, recall, F1, and the median and
 p95 of the time to result per frame (or per burst). --out writes a row per frame
 (found, missed, false alarms, preprocessing steps, OCR confidence) for comparing
@@ -46,7 +51,8 @@ def scored():
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("scan", help="the scan binary")
-    ap.add_argument("--frame", default="a", help="which frame of each video (a, b1…b4)")
+    ap.add_argument("--frame", default="a",
+                    help="which frame of each video (a, b1…b4), or `all`: every frame scored as a single photo")
     ap.add_argument("--burst", action="store_true", help="one `scan burst` per video instead")
     ap.add_argument("--out", help="write a JSON row per frame here")
     args = ap.parse_args()
@@ -63,10 +69,12 @@ def main():
             rows.append((t, json.loads(p.stdout) if p.stdout.strip() else {"error": p.stderr[-300:]}))
     else:
         items = []
+        positions = ["a", "b1", "b2", "b3", "b4"] if args.frame == "all" else [args.frame]
         for t in scored():
-            f = os.path.join(ROOT, t["file"].replace("/a.jpg", f"/{args.frame}.jpg"))
-            if os.path.exists(f):
-                items.append((t, f))
+            for position in positions:
+                f = os.path.join(ROOT, t["file"].replace("/a.jpg", f"/{position}.jpg"))
+                if os.path.exists(f):
+                    items.append((dict(t, file=t["file"].replace("/a.jpg", f"/{position}.jpg")), f))
         p = subprocess.run([args.scan, *[f for _, f in items], "--format", "json", "--region", "EU"],
                            capture_output=True, text=True)
         results = [json.loads(l) for l in p.stdout.splitlines() if l.strip().startswith("{")]
