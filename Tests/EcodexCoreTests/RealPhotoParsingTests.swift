@@ -41,6 +41,12 @@ import Testing
         ("sugar, tartrazlne, salt", 50.0, ["E102"]),
         // Exact names of five letters or more are not affected by word confidence.
         ("Zucker, Tartrazin, Salz", 40.0, ["E102"]),
+        // A class word slipped in a short unsure word (`faree` for `Farbe`) is often chance on a
+        // garbled page: it vouches for no short or slipped name (real-dev 07470: `prta`, silver)...
+        ("Zucker, faree (prta), Salz", 40.0, []),
+        // ...a long one still does, and codes under it need no vouching.
+        ("Zucker, Verdickungsmitel: PES, Salz", 50.0, ["E407a"]),
+        ("Zucker, faree (E102), Salz", 40.0, ["E102"]),
     ])
     func unsureNamesNeedContextOrConfidence(_ text: String, _ confidence: Double?, _ expected: [String]) {
         #expect(Self.codes(text, confidence: confidence) == expected, "\(text) at \(confidence.map { "\($0)" } ?? "typed")")

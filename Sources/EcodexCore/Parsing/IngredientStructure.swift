@@ -30,6 +30,10 @@ struct IngredientStructure {
         /// The function comes from the item, its bracket, or a header right before it:
         /// close enough to make an ordinary-food name (`caramel`) an additive.
         var directContext = false
+        /// The item's own class word is a likely chance reading (`ParseSession.weakClassWord`).
+        var weakClass = false
+        /// Its function comes from such a class word: it vouches for no weak name.
+        var weakContext = false
     }
 
     var items: [Item] = []
@@ -133,7 +137,7 @@ struct IngredientStructure {
     }
 
     /// Records a class word found inside an item; the first one in the item wins.
-    mutating func noteClass(at tokens: Range<Int>, function: String?, nutrient: Bool) {
+    mutating func noteClass(at tokens: Range<Int>, function: String?, nutrient: Bool, weak: Bool = false) {
         guard let first = tokens.first, itemOfToken[first] >= 0 else { return }
         let k = Int(itemOfToken[first])
         if nutrient {
@@ -143,6 +147,7 @@ struct IngredientStructure {
         if items[k].ownFunction == nil && !items[k].nutrient {
             items[k].ownFunction = function
             items[k].classTokens = tokens
+            items[k].weakClass = weak
         }
     }
 
@@ -163,6 +168,7 @@ struct IngredientStructure {
             let words = items[k].tokens.filter { tokens[$0].kind == .word }
             guard !words.isEmpty, words.allSatisfy(cls.contains) else { continue }
             items[p].ownFunction = f
+            items[p].weakClass = items[k].weakClass
         }
     }
 
@@ -178,21 +184,25 @@ struct IngredientStructure {
             var f = items[k].ownFunction
             var nutrient = items[k].nutrient
             var direct = f != nil
+            var weak = items[k].weakClass
             if f == nil && !nutrient, let c = items[k].continues {
                 f = items[c].function
                 nutrient = items[c].inNutrientGroup
                 direct = items[c].directContext
+                weak = items[c].weakContext
             }
             if f == nil && !nutrient, let h = items[k].header, !broken[h] {
                 f = items[h].function
                 nutrient = items[h].inNutrientGroup
                 direct = !started[h] && items[h].directContext
+                weak = items[h].weakContext
                 started[h] = true
             }
             if f == nil && !nutrient, let p = items[k].parent {
                 f = items[p].function
                 nutrient = items[p].inNutrientGroup
                 direct = items[p].directContext
+                weak = items[p].weakContext
             }
             // Nutrient headers (`Minéraux :`) keep their scope over unknown salts.
             if let h = items[k].header, !items[k].hasAdditive, items[k].ownFunction == nil, !items[h].inNutrientGroup {
@@ -202,6 +212,7 @@ struct IngredientStructure {
             items[k].function = nutrient ? nil : f
             items[k].inNutrientGroup = nutrient
             items[k].directContext = direct && !nutrient && f != nil
+            items[k].weakContext = weak && f != nil
         }
     }
 }

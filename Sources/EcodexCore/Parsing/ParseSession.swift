@@ -54,7 +54,7 @@ struct ParseSession {
     var codeHits: [CodeReader.Hit] = []
     var nameHits: [Candidate] = []
     /// Every class word read, in order: the structure is rebuilt with them when one must split an item.
-    var classHits: [(tokens: Range<Int>, function: String?, nutrient: Bool)] = []
+    var classHits: [(tokens: Range<Int>, function: String?, nutrient: Bool, weak: Bool)] = []
     /// Tokens in a negation's scope (`ohne`, `sans`, `free from`): see `Negation`.
     var negated: [Bool] = []
     var structure: IngredientStructure
@@ -214,8 +214,9 @@ struct ParseSession {
                     // Compounds name additives by their source; a class word read in the tail of an
                     // unknown word (`lukcorantes` as Portuguese `corantes`) is more likely a slip.
                     if !viaCompound, !negated[range.lowerBound], m.target.function != nil || m.target.nutrient {
-                        structure.noteClass(at: range, function: m.target.function, nutrient: m.target.nutrient)
-                        classHits.append((range, m.target.function, m.target.nutrient))
+                        let weak = m.edits > 0 && weakClassWord(range)
+                        structure.noteClass(at: range, function: m.target.function, nutrient: m.target.nutrient, weak: weak)
+                        classHits.append((range, m.target.function, m.target.nutrient, weak))
                     }
                     if let code = m.target.code {
                         if let d = distributed(streamBuffer, before: m, index: index, scalars: scalarBuffer) {
@@ -406,7 +407,7 @@ struct ParseSession {
         let splits = joinedClassWords()
         if !splits.isEmpty {
             structure = IngredientStructure(tokens: tokens, splitBefore: splits)
-            for h in classHits { structure.noteClass(at: h.tokens, function: h.function, nutrient: h.nutrient) }
+            for h in classHits { structure.noteClass(at: h.tokens, function: h.function, nutrient: h.nutrient, weak: h.weak) }
         }
         for h in codeHits where !h.needsContext { structure.noteAdditive(at: h.tokens.lowerBound) }
         for n in nameHits where !n.contextOnly { structure.noteAdditive(at: n.tokens.lowerBound) }
@@ -726,10 +727,10 @@ struct ParseSession {
         if let it = item(c.tokens.lowerBound) {
             // Own function when the store knows the additive's functions; any class word when it does not.
             let known = c.code.lineage.contains { functions[$0] != nil }
-            if known ? sameFunction(c.code, it) : it.directContext { return true }
+            if !it.weakContext, known ? sameFunction(c.code, it) : it.directContext { return true }
             // US style, the function after the name: `PGPR, EMULSIFIER`.
             let k = Int(structure.itemOfToken[c.tokens.lowerBound])
-            if known, k + 1 < structure.items.count, let f = structure.items[k + 1].ownFunction,
+            if known, k + 1 < structure.items.count, let f = structure.items[k + 1].ownFunction, !structure.items[k + 1].weakClass,
                structure.items[k + 1].classTokens?.lowerBound == structure.items[k + 1].tokens.lowerBound,
                c.code.lineage.lazy.compactMap({ self.functions[$0] }).first?.contains(f) == true {
                 return true
@@ -737,6 +738,16 @@ struct ParseSession {
         }
         let sure = ocr.mean(over: byteRange(c.tokens)) ?? 1
         return sure >= (short ? Self.sureConfidence : Self.unsureNameConfidence)
+    }
+
+    /// A class word read with a slip from unsure words, in a word shorter than `longSlipLetters`
+    /// (`faree` as `Farbe`): on a page of garbled words that is often chance. It still sets the
+    /// item's function, but vouches for no short or slipped name (`ocrNameHolds`). Real-dev
+    /// 07470 (a frame of blurred print): `faree (… prta` gave silver (E174, Portuguese `prata`).
+    private func weakClassWord(_ range: Range<Int>) -> Bool {
+        guard let ocr, !ocr.isEmpty else { return false }
+        let letters = tokens[range].reduce(0) { $0 + ($1.kind == .word ? $1.length : 0) }
+        return letters < Self.longSlipLetters && (ocr.mean(over: byteRange(range)) ?? 1) < Self.unsureNameConfidence
     }
 
     /// `mit Süssungsmitteln und Vitamin C`, `avec édulcorants et vitamine C`: the item's class
