@@ -391,6 +391,14 @@ struct ParsingConventionTests {
         ("FD&C Yellow No. 5, Red No 40, INS No 322", ["E102", "E129", "E322"]),
         ("SIN 330, sin E202", ["E330"]),
         ("Yellow No 5 and no E621", ["E102"]),
+        // A header that denies: its list is not on the label, up to the sentence's end.
+        ("Free from: E621, E102. Ingredients: sugar, E330", ["E330"]),
+        ("Zutaten: Zucker, Salz. Ohne Zusatz von: E621, E627", []),
+        ("Sans : E621 ; colorant : E150d", ["E150d"]),
+        ("Contains no: E102, E110. Colour: E160a", ["E160a"]),
+        // A list header with a negated word in it still lists.
+        ("Zutaten ohne Gentechnik: Zucker, E330", ["E330"]),
+        ("Emulsifier (No: 322), salt", ["E322"]),
     ] as [(String, [String])])
     func negation(text: String, codes: [String]) {
         Self.expectShipped(text, codes)

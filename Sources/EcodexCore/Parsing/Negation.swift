@@ -39,9 +39,27 @@ enum Negation {
                 negated[j] = true
                 j += 1
             }
+            if j >= end, k >= 0, deniesItsList(Int(k), from: i, tokens: tokens, structure: structure) {
+                // `Free from: E621, E102`, `Ohne Zusatz von: E621`: the items the header governs.
+                for item in structure.items where item.header == Int(k) {
+                    for t in item.tokens { negated[t] = true }
+                }
+            }
             i = j
         }
         return negated
+    }
+
+    /// Whether item `k`, where a negation starts at token `i`, is a short header that denies what
+    /// its colon lists: the negation opens it (`Free from:`, `Sans :`, or after `contains`) and it
+    /// holds at most four words (`Ohne Zusatz von:`). `Zutaten ohne Gentechnik: Zucker` is a list
+    /// header whose own words are denied, not its list.
+    private static func deniesItsList(_ k: Int, from i: Int, tokens: [Token], structure: IngredientStructure) -> Bool {
+        let item = structure.items[k]
+        guard item.isHeader else { return false }
+        let words = item.tokens.filter { tokens[$0].kind == .word }
+        guard words.count <= 4, let first = words.first else { return false }
+        return first == i || (noOpeners.contains(tokens[first].key) && words.dropFirst().first == i)
     }
 
     /// The number of words of the negation starting at `i`, or nil when none starts there.
@@ -49,6 +67,7 @@ enum Negation {
         let t = tokens[i]
         guard t.kind == .word, !consumed[i] else { return nil }
         var width = 0
+        var bareNo = false
         if words.contains(t.key) {
             width = 1
             if t.key == no {
@@ -56,6 +75,7 @@ enum Negation {
                 let first = k >= 0 && structure.items[Int(k)].tokens.lowerBound == i
                 let opened = i > 0 && tokens[i - 1].kind == .word && noOpeners.contains(tokens[i - 1].key)
                 guard first || opened else { return nil }
+                bareNo = !opened
             }
         } else if i + 1 < tokens.count, tokens[i + 1].kind == .word,
                   pairs.contains(where: { $0.0 == t.key && $0.1 == tokens[i + 1].key }) {
@@ -63,9 +83,16 @@ enum Negation {
         } else {
             return nil
         }
-        // What is denied is a word or a code: `No. 5`, `No 5` and `SIN 330` deny nothing.
+        // What is denied is a word or a code: `No. 5`, `No 5` and `SIN 330` deny nothing; or the
+        // list after a header's colon (`Free from: E621`, see `deniesItsList`).
         let next = i + width
-        guard next < tokens.count, tokens[next].kind == .word, !tokens[next].isDigits else { return nil }
+        guard next < tokens.count else { return nil }
+        if tokens[next].kind == .punct, tokens[next].key == 0x3A {
+            // `No: 5` numbers; `Contains no:` denies.
+            guard !bareNo else { return nil }
+            return structure.itemOfToken[next] >= 0 && structure.itemOfToken[next] == structure.itemOfToken[i] ? width : nil
+        }
+        guard tokens[next].kind == .word, !tokens[next].isDigits else { return nil }
         return width
     }
 }
