@@ -373,6 +373,17 @@ struct ParsingConventionTests {
         Self.expectShipped(text, codes)
     }
 
+    @Test("A code's letter in brackets: E150(d)", arguments: [
+        ("Farbstoff: E150(d)", ["E150d"]),
+        ("colour (150 (d)), salt", ["E150d"]),
+        ("E160(a)(ii)", ["E160a(ii)"]),
+        // No lettered code of that number: the letter is not read into it.
+        ("E 950 (a), E471(a)", ["E950", "E471"]),
+    ] as [(String, [String])])
+    func bracketedLetters(text: String, codes: [String]) {
+        Self.expectShipped(text, codes)
+    }
+
     @Test("What a label says it is free of is not found", arguments: [
         ("Free from artificial colours. No E621.", []),
         ("No added MSG, salt, E330", ["E330"]),

@@ -163,6 +163,15 @@ struct CodeReader {
                 end += 1
             }
         }
+        // `E150(d)`, `150 (d)`: the letter in brackets, when the store knows the lettered code.
+        if end + 2 < tokens.count, isPunct(end, "(") || isPunct(end, "["), tokens[end + 1].kind == .word,
+           tokens[end + 1].length == 1, isPunct(end + 2, ")") || isPunct(end + 2, "]"),
+           !chars.isEmpty, chars.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let l = word(end + 1).first,
+           l >= 0x41 && l <= 0x4B, let number = Int(String(decoding: chars.map { UInt8(truncatingIfNeeded: $0) }, as: UTF8.self)),
+           knownCodes.contains(ECode(number: number, letter: Character(Unicode.Scalar(l)!))) {
+            chars.append(l)
+            end += 3
+        }
         // `331(i)`, `141[i]`, `E160a (ii)`: a roman sub-form in brackets.
         if end + 2 < tokens.count, isPunct(end, "(") || isPunct(end, "["), tokens[end + 1].kind == .word,
            isPunct(end + 2, ")") || isPunct(end + 2, "]") {
