@@ -170,10 +170,12 @@ public final class TesseractLabelReader: LabelReader {
             started = scene ? startSceneEngine() : startFirstEngine(at: "blocks")
         }
         var pieces: [(image: PixImage, steps: [String], map: PhotoMap, maybeUpsideDown: Bool)] = []
+        var printHeights: [Double] = []
         var steps: [String] = []
         if blocks.isEmpty {
             let prepared = try prepare(loaded)
             pieces = [(prepared.image, prepared.steps, prepared.map, prepared.maybeUpsideDown)]
+            if let h = prepared.textHeight { printHeights.append(h) }
             steps = prepared.steps
         } else {
             // Reading order: top to bottom, then left to right.
@@ -184,6 +186,7 @@ public final class TesseractLabelReader: LabelReader {
                 var cut = PhotoMap()
                 cut.append(.crop(x: b.x, y: b.y))
                 pieces.append((prepared.image, prepared.steps, prepared.map.after(cut), prepared.maybeUpsideDown))
+                if let h = prepared.textHeight { printHeights.append(h) }
             }
             steps = [String(format: "text blocks: %d of %.0f%% of the photo", blocks.count,
                             100 * Double(blocks.reduce(0) { $0 + $1.width * $1.height }) / Double(loaded.pixelCount))]
@@ -264,6 +267,8 @@ public final class TesseractLabelReader: LabelReader {
         var result = OCRResult(words: all, steps: steps,
                                preprocessMs: Self.ms(start, prepared_at), ocrMs: Self.ms(prepared_at, done), timedOut: timedOut)
         result.outOfTime = outOfTime
+        // Blocks are crops of the photo at its decoded size: their heights are the photo's print.
+        result.printHeight = printHeights.isEmpty ? nil : printHeights.sorted()[printHeights.count / 2]
         if keepsPreview { result.preview = try? loaded.preview(maxSide: Self.previewMaxSide) }
         return result
     }

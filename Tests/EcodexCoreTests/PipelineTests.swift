@@ -6,8 +6,10 @@ import Testing
 final class FakeReader: LabelReader {
     let words: [OCRWord]
     let timedOut: Bool
-    init(_ text: String, confidence: Double = 90, timedOut: Bool = false) {
+    let printHeight: Double?
+    init(_ text: String, confidence: Double = 90, timedOut: Bool = false, printHeight: Double? = nil) {
         self.timedOut = timedOut
+        self.printHeight = printHeight
         var words: [OCRWord] = []
         for (l, line) in text.split(separator: "\n").enumerated() {
             for w in line.split(separator: " ") {
@@ -17,7 +19,9 @@ final class FakeReader: LabelReader {
         self.words = words
     }
     func read(imageAt path: String) throws -> OCRResult {
-        OCRResult(words: words, steps: ["grayscale"], preprocessMs: 1, ocrMs: 2, timedOut: timedOut)
+        var r = OCRResult(words: words, steps: ["grayscale"], preprocessMs: 1, ocrMs: 2, timedOut: timedOut)
+        r.printHeight = printHeight
+        return r
     }
 }
 
@@ -38,6 +42,19 @@ final class FakeReader: LabelReader {
         let r = try pipeline.scanImage(at: "blurry.jpg", options: ScanOptions())
         #expect(r.ocr?.lowConfidence == true)
         #expect(r.warnings.first?.contains("Rescan") == true)
+    }
+
+    /// An unsure reading of small print says so: moving closer helps, better light does not.
+    @Test(arguments: [(5.0 as Double?, ScanPipeline.printTooSmall), (7.9, ScanPipeline.printTooSmall),
+                      (8.0, ScanPipeline.hardToRead), (14.0, ScanPipeline.hardToRead), (nil, ScanPipeline.hardToRead)])
+    func smallPrintPromptsToMoveCloser(height: Double?, prompt: String) throws {
+        let pipeline = try ScanPipeline(catalog: TestRecords.catalog, reader: FakeReader("E330", confidence: 30, printHeight: height))
+        let r = try pipeline.scanImage(at: "far.jpg", options: ScanOptions())
+        #expect(r.warnings.first == prompt)
+        #expect(r.ocr?.printHeight == height)
+        // A sure reading of small print needs no prompt.
+        let sure = try ScanPipeline(catalog: TestRecords.catalog, reader: FakeReader("E330", printHeight: height))
+        #expect(try sure.scanImage(at: "near.jpg", options: ScanOptions()).warnings.isEmpty)
     }
 
     @Test func readingCutShortSaysSomeTextMayBeMissing() throws {

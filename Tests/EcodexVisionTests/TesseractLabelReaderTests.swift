@@ -25,6 +25,8 @@ import Testing
         }
         #expect(result.meanConfidence > 80)
         #expect(result.steps.first == "grayscale")
+        // The print's height in the photo (9 px letters), not in the enlarged copy Tesseract read.
+        #expect((8.0...10.0).contains(result.printHeight ?? 0), "print height \(result.printHeight ?? 0)")
     }
 
     @Test(.enabled(if: TesseractLabelReader.installedLanguages().contains("deu"), "needs tesseract-ocr-deu"))

@@ -56,6 +56,9 @@ public struct OCRResult: Sendable {
     /// read by then, which may be nothing (`LabelReader.read(burstAt:within:)`). Not a hard
     /// photo, so no rescan warning; the burst says how many frames it read in full.
     public var outOfTime = false
+    /// Median height of the printed characters in the photo as decoded, pixels (the median over
+    /// the blocks read); nil when not measured. Small print is what real photos most often miss.
+    public var printHeight: Double?
     /// A small copy of the photo, when the reader was asked to keep one (for the HTML page).
     public var preview: PhotoPreview?
 

@@ -110,6 +110,8 @@ public struct OCRSummary: Codable, Sendable, Equatable {
     /// For a burst: how many frames were read, and the one whose text is shown.
     public var frames: Int?
     public var frame: String?
+    /// Height of the print in the photo, pixels (`OCRResult.printHeight`), rounded to a tenth.
+    public var printHeight: Double?
 
     public init(meanConfidence: Double, lowConfidence: Bool, tokens: Int, text: String = "") {
         self.meanConfidence = meanConfidence; self.lowConfidence = lowConfidence; self.tokens = tokens
@@ -120,6 +122,7 @@ public struct OCRSummary: Codable, Sendable, Equatable {
     public init(_ ocr: OCRResult, lowConfidence: Bool) {
         self.init(meanConfidence: (ocr.meanConfidence * 10).rounded() / 10, lowConfidence: lowConfidence,
                   tokens: ocr.words.count, text: Self.markedText(ocr.words))
+        printHeight = ocr.printHeight.map { ($0 * 10).rounded() / 10 }
     }
 
     /// Words below this confidence (0...100) are marked as unsure in `text`.

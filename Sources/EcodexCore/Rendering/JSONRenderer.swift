@@ -34,6 +34,7 @@ public enum JSONRenderer {
                                   "tokens": o.tokens, "text": o.text]
         if let frames = o.frames { obj["frames"] = frames }
         if let frame = o.frame { obj["frame"] = frame }
+        if let height = o.printHeight { obj["printHeight"] = height }
         return obj
     }
 

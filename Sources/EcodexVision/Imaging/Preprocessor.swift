@@ -47,6 +47,9 @@ struct PreprocessedImage {
     /// Leptonica's up/down test leaned to upside down, too weakly to turn the image
     /// (`minUpsideDownConfidence`): the reader may read it turned too and keep the surer reading.
     var maybeUpsideDown = false
+    /// Median height of the characters in the image given to `Preprocessor.run`, pixels (nil
+    /// when too few were found): the print's size in the photo, before any enlarging.
+    var textHeight: Double?
 }
 
 /// Turns a decoded photo into a clean gray image for Tesseract.
@@ -114,6 +117,7 @@ enum Preprocessor {
         }
 
         var textHeight = medianTextHeight(pix, threshold: split.threshold)
+        let sourceTextHeight = textHeight.map { $0 * Double(input.width) / Double(pix.width) }
         if options.rescale, let height = textHeight {
             var s = options.targetTextHeight / height
             let cap = (Double(options.maxWorkPixels) / Double(pix.pixelCount)).squareRoot()
@@ -174,7 +178,8 @@ enum Preprocessor {
                 steps.append(String(format: "straighten curved lines (bow %.0f px)", bend.bow))
             }
         }
-        return PreprocessedImage(image: pix, steps: steps, map: map, maybeUpsideDown: maybeUpsideDown)
+        return PreprocessedImage(image: pix, steps: steps, map: map, maybeUpsideDown: maybeUpsideDown,
+                                 textHeight: sourceTextHeight)
     }
 
     /// Lines tilted at least this many degrees: a quarter turn is checked on a straightened copy (see `run`).
