@@ -5,7 +5,8 @@ Inputs (read only):
   /work/shared/data/off/additives.txt     Open Food Facts taxonomy (ODbL 1.0)
   /work/shared/data/additive-synonyms.jsonl
   /work/shared/data/region-facts.jsonl    researched per-region rules
-  packs/tools/curated.json                our hand-curated overlay
+  packs/tools/curated.json                our hand-curated overlay (its `curated_entries` add
+                                          Union-list codes the taxonomy lacks)
   packs/tools/fact_decisions.json         what we decided for each medium-confidence fact row
 
 Outputs: packs/base/additives/<CODE>.json (one record per code) and
@@ -393,7 +394,8 @@ def apply_region_names(cur, codes, rules, by_code):
             if region in rules.get(c, {}):
                 rules[c][region]["name"] = name
     for c in codes:
-        classes = cur["records"].get(c, {}).get("class") or by_code[c]["props"].get("mandatory_additive_class:en", "")
+        classes = cur["records"].get(c, {}).get("class") or by_code[c].get("class") \
+            or by_code[c]["props"].get("mandatory_additive_class:en", "")
         first = classes[0] if isinstance(classes, list) else classes.split(",")[0].replace("en:", "").strip()
         cls = OFF_CLASS_MAP.get(first, first.replace("-", " "))
         number = re.sub(r"\(.*\)$", "", c[1:])
@@ -424,6 +426,25 @@ def write_review_section(medium):
         f.write(head + "\n".join(lines) + tail)
 
 
+def add_curated_entries(cur, by_code):
+    """Codes the taxonomy lacks (`curated_entries` in curated.json: Union-list additives
+    such as E969 advantame) become entries shaped like the taxonomy's, marked `curated`,
+    so the rest of the pipeline (names, rules, plain lines, references) treats them alike.
+    Their names come from the regulation's language versions, not from Open Food Facts."""
+    for c, ce in sorted(cur.get("curated_entries", {}).items(), key=lambda kv: kv[0]):
+        if c.startswith("_"):
+            continue
+        if not offtaxonomy.valid_code(c):
+            sys.exit("curated_entries: %s is not a valid E-number" % c)
+        if c in by_code:
+            sys.exit("curated_entries: the taxonomy now has %s; move its names to extra_names" % c)
+        if not ce.get("names", {}).get("en") or not ce.get("class"):
+            sys.exit("curated_entries.%s: needs an English name and a class" % c)
+        by_code[c] = {"code": c, "names": {lang: list(ns) for lang, ns in sorted(ce["names"].items())},
+                      "props": {}, "parents": [], "counts": [], "curated": True,
+                      "class": list(ce["class"]), "diet": dict(ce.get("diet", {}))}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", default="/work/shared/data")
@@ -444,6 +465,7 @@ def main():
             by_code[e["code"]]["props"].update(e["props"])
         else:
             by_code[e["code"]] = e
+    add_curated_entries(cur, by_code)
     codes = sorted(by_code, key=code_key)
 
     # ---------- names ----------
@@ -533,7 +555,8 @@ def main():
         fc = json.loads(line)["code"]
         fact_codes.add(FACT_CODE_MAP.get(fc, fc))
     # codes that carry our rules or curation: a shared name stays with them rather than move to a bare sub-form
-    important = eu_listed | set(cur["us"]) | set(cur["records"]) | fact_codes | set(cur["eu_not_authorised"])
+    important = eu_listed | set(cur["us"]) | set(cur["records"]) | fact_codes | set(cur["eu_not_authorised"]) \
+        | {c for c in by_code if by_code[c].get("curated")}
     for key in sorted(owners):
         cs = sorted(owners[key], key=code_key)
         if len(cs) == 1:
@@ -734,6 +757,8 @@ def main():
         class_from = "curated"
         if "class" in k:
             classes = k["class"]
+        elif e.get("curated"):
+            classes = e["class"]
         elif parent[c] and "class" in recs.get(parent[c], {}):
             classes = recs[parent[c]]["class"]
         else:
@@ -756,6 +781,7 @@ def main():
         diet = {"vegan": vegan, "vegetarian": veg,
                 "kosher": "depends" if vegan == "depends" else "unknown",
                 "halal": "depends" if vegan == "depends" else "unknown"}
+        diet.update(e.get("diet", {}))
         diet.update(k.get("diet", {}))
         pk = recs.get(parent[c], {}) if parent[c] else {}
         # sub-forms share their group's source and population cautions unless curated themselves
@@ -789,8 +815,10 @@ def main():
             # identity only: no regulation or EFSA opinion on file for this code (see REVIEW.md)
             references.append({"label": "Codex CXG 36-1989, Class Names and the International Numbering System for Food Additives (identity only; no rule on file)",
                                "url": "https://www.fao.org/fao-who-codexalimentarius/codex-texts/guidelines/en/"})
-        references.append({"label": "Open Food Facts additive taxonomy (ODbL 1.0)",
-                           "url": "https://world.openfoodfacts.org/additive/" + c.lower().replace("(", "").replace(")", "")})
+        if not e.get("curated"):
+            # curated entries are not from the taxonomy: no Open Food Facts source to credit
+            references.append({"label": "Open Food Facts additive taxonomy (ODbL 1.0)",
+                               "url": "https://world.openfoodfacts.org/additive/" + c.lower().replace("(", "").replace(")", "")})
         ctx = [n for n in k.get("ctx", [])]
         if c.split("(")[0] in cur.get("nutrient_salts", {}).get("codes", []) + cur.get("food_records", {}).get("codes", []):
             # added as nutrients more often than as additives, or a food in its own right:
