@@ -47,6 +47,9 @@ import Testing
         // ...a long one still does, and codes under it need no vouching.
         ("Zucker, Verdickungsmitel: PES, Salz", 50.0, ["E407a"]),
         ("Zucker, faree (E102), Salz", 40.0, ["E102"]),
+        // `b` and `d` are mirror shapes: blurred, one reads for the other (real-dev 09809).
+        ("Zutaten: Wasser, acide cardonique", 40.0, ["E290"]),
+        ("Zutaten: Wasser, acide cardonique", nil, ["E290"]),
     ])
     func unsureNamesNeedContextOrConfidence(_ text: String, _ confidence: Double?, _ expected: [String]) {
         #expect(Self.codes(text, confidence: confidence) == expected, "\(text) at \(confidence.map { "\($0)" } ?? "typed")")
@@ -79,6 +82,8 @@ import Testing
         ("Margarine 80% E 2 5 0 S Zutaten: Sheabutter", nil, ["E250"]),
         ("Konservierungsstoff: E 2 5 0, Salz", 50.0, ["E250"]),
         ("Farbstoffe: E 1 0 2, E 1 2 9", 50.0, ["E102", "E129"]),
+        // A class word of another function does not vouch for it (real-dev 07440).
+        ("Farbstoff: Beta-Carotin, Margarine 80% E 2 5 0 S", 50.0, ["E160a"]),
         // Codes in one piece are not affected.
         ("Margarine 80% E250 Zutaten: Sheabutter", 50.0, ["E250"]),
     ])

@@ -113,7 +113,7 @@ enum EditDistance {
     /// Letter pairs OCR confuses by shape: round letters, strokes, arches, bowls, and the digit look-alikes.
     private static let shapeConfusable: Set<UInt64> = {
         var set = Set<UInt64>()
-        for g in ["AEOCGQDU0", "IL1|TJF!", "MNHRUWV", "BR8PE", "S5Z2", "G6", "A4", "Y7V", "KX", "RP", "CE", "AO"] {
+        for g in ["AEOCGQDU0", "IL1|TJF!", "MNHRUWV", "BR8PE", "S5Z2", "G6", "A4", "Y7V", "KX", "RP", "CE", "AO", "BD"] {
             let v = g.unicodeScalars.map(\.value)
             for i in v.indices { for j in v.indices where i != j { set.insert(pairKey(v[i], v[j])) } }
         }

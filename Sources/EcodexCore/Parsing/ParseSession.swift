@@ -16,6 +16,9 @@ struct ParseSession {
         /// Read as the last part of a compound word (`Sonnenblumenlecithine`): counts only under
         /// a class word of the additive's own function, or beside a code.
         var compound = false
+        /// A code spelled in single digits from unsure words (`spelledOutUnsure`): counts only under a
+        /// class word of its own function (when the store knows it), or beside a code.
+        var spelledOut = false
         /// All the words that make up a name shared with a neighbour (`citrates de potassium et
         /// de sodium` for `sodium`), when more than `tokens`.
         var phrase: Range<Int>?
@@ -474,8 +477,9 @@ struct ParseSession {
                 if !h.needsContext, sure >= Self.sureConfidence { noteUnmatched(h.code) }
                 continue
             }
-            candidates.append(Candidate(code: h.code, tokens: h.tokens, kind: h.kind,
-                                        needsContext: h.needsContext || spelledOutUnsure(h.tokens), isCode: true))
+            var c = Candidate(code: h.code, tokens: h.tokens, kind: h.kind, needsContext: h.needsContext, isCode: true)
+            if spelledOutUnsure(h.tokens) { (c.needsContext, c.spelledOut) = (true, true) }
+            candidates.append(c)
         }
         candidates += nameHits.filter { n in !n.tokens.contains(where: { consumed[$0] }) }
         candidates.sort { $0.tokens.lowerBound < $1.tokens.lowerBound }
@@ -484,8 +488,9 @@ struct ParseSession {
 
     /// A code spelled in single digits set apart (`E 2 5 0`) from unsure OCR words: on a photo
     /// that is as often the net quantity (`℮ 250 g`, its `g` misread) or stray marks as a code,
-    /// so it counts only after its class word or beside another code. Typed text and surely
-    /// read words are not affected.
+    /// so it counts only after a class word of its own function or beside another code (real-dev
+    /// 07440: `℮ 250` of a margarine's French panel fell in the scope of the German `Farbstoff:`
+    /// above it). Typed text and surely read words are not affected.
     private func spelledOutUnsure(_ span: Range<Int>) -> Bool {
         guard let ocr, !ocr.isEmpty, span.lazy.filter({ tokens[$0].isDigits && tokens[$0].length == 1 }).count >= 2 else { return false }
         return (ocr.mean(over: byteRange(span)) ?? 1) < Self.sureConfidence
@@ -552,7 +557,11 @@ struct ParseSession {
                 // is a line of the nutrition table, whatever the name's own marks.
                 if !best.isCode && inNutritionDeclaration(best.tokens, window: Self.saturationWindow,
                                                           is: Self.isSaturationWord) { continue }
-                if best.needsContext && !context && !neighbourIsCode(best) { continue }
+                if best.needsContext && !neighbourIsCode(best) {
+                    let known = best.code.lineage.contains { functions[$0] != nil }
+                    let vouched = best.spelledOut && known ? (item(first).map { sameFunction(best.code, $0) } ?? false) : context
+                    if !vouched { continue }
+                }
                 if best.compound, !(item(first).map { sameFunction(best.code, $0) } ?? false), !neighbourIsCode(best) { continue }
                 if !best.isCode, !ocrNameHolds(best) { continue }
             }
