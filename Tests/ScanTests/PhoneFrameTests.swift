@@ -26,6 +26,23 @@ import Testing
                 "the scene was read block by block: \(r["preprocessing"] ?? "")")
     }
 
+    /// A frame whose label print is 4 px high reads as nothing sure: the shopper is told the print
+    /// is too small and to take the photo closer, not to find better light. A frame with 11 px
+    /// print that reads well gets no such prompt.
+    @Test func smallPrintAsksForACloserPhoto() throws {
+        let run = try scan.run([Self.frame("g0570"), Self.frame("g0589"), "--region", "EU", "--format", "json"], timeout: 120)
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.jsonLines()
+        try #require(lines.count == 2)
+        let small = try #require(lines[0]["ocr"] as? [String: Any])
+        #expect((small["printHeight"] as? Double).map { $0 < 8 } == true, "print \(small["printHeight"] ?? "none")")
+        #expect((lines[0]["warnings"] as? [String])?.first?.hasPrefix("The print is too small in this photo. Take it closer") == true,
+                "\(lines[0]["warnings"] ?? "")")
+        let sharp = try #require(lines[1]["ocr"] as? [String: Any])
+        #expect((sharp["printHeight"] as? Double).map { $0 >= 8 } == true, "print \(sharp["printHeight"] ?? "none")")
+        #expect((lines[1]["warnings"] as? [String])?.contains { $0.hasPrefix("The print is too small") } == false)
+    }
+
     /// A phone frame is read with one Tesseract engine, the Latin-script model without its
     /// word list: peak memory well under the 250 MB target. (Before: the English engine was
     /// loaded but unused and the word list took about 240 MB: 317 MB on this frame.)
