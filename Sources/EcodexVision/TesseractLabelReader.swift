@@ -169,13 +169,11 @@ public final class TesseractLabelReader: LabelReader {
             // Scenes are read with the Latin-script model alone when it is there.
             started = scene ? startSceneEngine() : startFirstEngine(at: "blocks")
         }
-        var pieces: [(image: PixImage, steps: [String], map: PhotoMap, maybeUpsideDown: Bool)] = []
-        var printHeights: [Double] = []
+        var pieces: [(image: PixImage, steps: [String], map: PhotoMap, maybeUpsideDown: Bool, textHeight: Double?)] = []
         var steps: [String] = []
         if blocks.isEmpty {
             let prepared = try prepare(loaded)
-            pieces = [(prepared.image, prepared.steps, prepared.map, prepared.maybeUpsideDown)]
-            if let h = prepared.textHeight { printHeights.append(h) }
+            pieces = [(prepared.image, prepared.steps, prepared.map, prepared.maybeUpsideDown, prepared.textHeight)]
             steps = prepared.steps
         } else {
             // Reading order: top to bottom, then left to right.
@@ -185,8 +183,8 @@ public final class TesseractLabelReader: LabelReader {
                 let prepared = try prepare(crop)
                 var cut = PhotoMap()
                 cut.append(.crop(x: b.x, y: b.y))
-                pieces.append((prepared.image, prepared.steps, prepared.map.after(cut), prepared.maybeUpsideDown))
-                if let h = prepared.textHeight { printHeights.append(h) }
+                pieces.append((prepared.image, prepared.steps, prepared.map.after(cut), prepared.maybeUpsideDown,
+                               prepared.textHeight))
             }
             steps = [String(format: "text blocks: %d of %.0f%% of the photo", blocks.count,
                             100 * Double(blocks.reduce(0) { $0 + $1.width * $1.height }) / Double(loaded.pixelCount))]
@@ -268,7 +266,8 @@ public final class TesseractLabelReader: LabelReader {
                                preprocessMs: Self.ms(start, prepared_at), ocrMs: Self.ms(prepared_at, done), timedOut: timedOut)
         result.outOfTime = outOfTime
         // Blocks are crops of the photo at its decoded size: their heights are the photo's print.
-        result.printHeight = printHeights.isEmpty ? nil : printHeights.sorted()[printHeights.count / 2]
+        let heights = pieces.compactMap(\.textHeight).sorted()
+        result.printHeight = heights.isEmpty ? nil : heights[heights.count / 2]
         if keepsPreview { result.preview = try? loaded.preview(maxSide: Self.previewMaxSide) }
         return result
     }

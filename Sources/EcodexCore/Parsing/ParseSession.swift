@@ -558,8 +558,7 @@ struct ParseSession {
                 if !best.isCode && inNutritionDeclaration(best.tokens, window: Self.saturationWindow,
                                                           is: Self.isSaturationWord) { continue }
                 if best.needsContext && !neighbourIsCode(best) {
-                    let known = best.code.lineage.contains { functions[$0] != nil }
-                    let vouched = best.spelledOut && known ? (item(first).map { sameFunction(best.code, $0) } ?? false) : context
+                    let vouched = best.spelledOut && functionKnown(best.code) ? (item(first).map { sameFunction(best.code, $0) } ?? false) : context
                     if !vouched { continue }
                 }
                 if best.compound, !(item(first).map { sameFunction(best.code, $0) } ?? false), !neighbourIsCode(best) { continue }
@@ -735,7 +734,7 @@ struct ParseSession {
         guard short || (c.kind == .fuzzy && letters < Self.longSlipLetters) else { return true }
         if let it = item(c.tokens.lowerBound) {
             // Own function when the store knows the additive's functions; any class word when it does not.
-            let known = c.code.lineage.contains { functions[$0] != nil }
+            let known = functionKnown(c.code)
             if !it.weakContext, known ? sameFunction(c.code, it) : it.directContext { return true }
             // US style, the function after the name: `PGPR, EMULSIFIER`.
             let k = Int(structure.itemOfToken[c.tokens.lowerBound])
@@ -765,6 +764,11 @@ struct ParseSession {
     func joinedToClassWord(_ first: Int, _ item: IngredientStructure.Item) -> Bool {
         guard let cls = item.classTokens, cls.upperBound < first else { return false }
         return isAnd(cls.upperBound)
+    }
+
+    /// Whether the store knows a function of `code` (or of its group), so a class word can be checked against it.
+    private func functionKnown(_ code: ECode) -> Bool {
+        code.lineage.contains { functions[$0] != nil }
     }
 
     /// Whether the class word governing `item` names one of `code`'s functions: under
