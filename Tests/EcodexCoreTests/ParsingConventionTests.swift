@@ -281,6 +281,12 @@ struct ParsingConventionTests {
         ("Mineral Salts (450, 451), Colour (150d), Food Acid (330)", ["E450", "E451", "E150d", "E330"]),
         ("INS 240,241,242", ["E240", "E241", "E242"]),
         ("caramel colour (150d), soy lecithin (322)", ["E150d", "E322"]),
+        // Codex and FSANZ Schedule 8 name the caramels by class; a US soft drink shortens E445
+        // (it was read as glycerol, E422); Canadian labels shorten Brilliant Blue FCF.
+        ("Colour (Caramel III), Food Acid (330)", ["E150c", "E330"]),
+        ("colour (caramel I), thickener (caramel IV)", ["E150a", "E150d"]),
+        ("Sodium Benzoate, Glycerol Ester of Rosin, Yellow 6", ["E211", "E445", "E110"]),
+        ("colour (contains tartrazine, brilliant blue)", ["E102", "E133"]),
         ("Wheat flour (with calcium carbonate, iron, niacin, thiamin)", []),
         ("turmeric, salt", []),
         // Gelatine is a food in every language; a class word makes it the additive.

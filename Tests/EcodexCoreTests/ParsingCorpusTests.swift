@@ -69,6 +69,31 @@ struct ParsingCorpusTests {
         #expect(agreed >= 78)
     }
 
+    /// `E503(ii)` → `E503`, `E160a(ii)` → `E160a`: the level a label's truth is written at.
+    static func labelLevel(_ code: String) -> String {
+        String(code.prefix { $0 != "(" })
+    }
+
+    @Test("51 held-out lists in six regions' wordings give exactly their additives (shipped data)")
+    func regionalLists() {
+        let rows = ParsingFixtureLexicon.jsonLines("regional-lists.jsonl")
+        #expect(rows.count == 51)
+        var found = 0, expected = 0
+        for row in rows {
+            guard let id = row["id"] as? String, let text = row["text"] as? String,
+                  let codes = row["codes"] as? [String] else { continue }
+            let missesKnown = Set(row["knownMisses"] as? [String] ?? [])
+            let got = Set(ParsingConventionTests.shipped.parse(text).mentions.map { Self.labelLevel($0.code.description) })
+            let want = Set(codes).subtracting(missesKnown)
+            #expect(got == want, "\(id): got \(got.sorted()), want \(want.sorted())")
+            found += got.intersection(codes).count
+            expected += codes.count
+        }
+        // 233 additives, 2 of them known misses (see each row's note).
+        #expect(expected == 233)
+        #expect(found >= 231)
+    }
+
     @Test("All 307 real ingredient texts parse, spans inside the text")
     func realTexts() {
         let rows = ParsingFixtureLexicon.jsonLines("ingredient-texts.jsonl")
