@@ -11,7 +11,7 @@ level a label writes: E160a(ii) counts as E160a). Frames marked illegible or not
 food are skipped, as `scan bench` skips them.
 
 Usage:
-    goldset/tools/real_dev_quick.py .build/release/scan [--frame b2] [--burst] [--out rows.json]
+    goldset/tools/real_dev_quick.py .build/release/scan [--frame b2] [--burst [--time-limit S]] [--out rows.json]
 
 `--frame all` scores every extracted frame of every video as a single photo (about 300
 frames, 4 min): a reading change is measured on five times as many readings. Use it for
@@ -55,6 +55,7 @@ def main():
                     help="which frame of each video (a, b1…b4), or `all`: every frame scored as a single photo")
     ap.add_argument("--burst", action="store_true", help="one `scan burst` per video instead")
     ap.add_argument("--out", help="write a JSON row per frame here")
+    ap.add_argument("--time-limit", help="with --burst: passed to `scan burst --time-limit` (seconds; 0 = none)")
     args = ap.parse_args()
 
     rows = []
@@ -64,7 +65,8 @@ def main():
             frames = [f for f in frames if os.path.exists(f)]
             if len(frames) < 2:
                 continue
-            p = subprocess.run([args.scan, "burst", *frames, "--format", "json", "--region", "EU"],
+            limit = ["--time-limit", args.time_limit] if args.time_limit is not None else []
+            p = subprocess.run([args.scan, "burst", *frames, "--format", "json", "--region", "EU", *limit],
                                capture_output=True, text=True)
             rows.append((t, json.loads(p.stdout) if p.stdout.strip() else {"error": p.stderr[-300:]}))
     else:
