@@ -47,6 +47,16 @@ import Testing
         }
     }
 
+    @Test func magnesiumStearateIsAnAntiCakingAgentThatTheEUListsUnderE470b() {
+        // The taxonomy called it an acidity regulator and gave it calcium stearate's Spanish name.
+        let a = Self.byCode["E572"]
+        #expect(a?.classes.first == "anti-caking agent")
+        #expect(a?.classes.contains("acidity regulator") == false)
+        #expect(a?.names["es"]?.contains { $0.lowercased().contains("calcio") } != true)
+        #expect(a?.plainRisk.summary.contains("E470b") == true)
+        #expect(rule("E572", .eu)?.conditions?.contains("E 470b") == true)
+    }
+
     @Test func cyclamateIsNotApprovedInTheUS() {
         #expect(rule("E952", .us)?.approved == false)
         #expect(rule("E952", .eu)?.approved == true)

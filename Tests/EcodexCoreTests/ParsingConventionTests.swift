@@ -287,6 +287,11 @@ struct ParsingConventionTests {
         ("colour (caramel I), thickener (caramel IV)", ["E150a", "E150d"]),
         ("Sodium Benzoate, Glycerol Ester of Rosin, Yellow 6", ["E211", "E445", "E110"]),
         ("colour (contains tartrazine, brilliant blue)", ["E102", "E133"]),
+        // A bare `lactate` is any lactate salt (an OCR line lost `POTASSIUM`, gold irockel_image-16;
+        // Romanian `lactat` is `milky`): not lactic acid. The salts keep their own codes.
+        ("FULLY COOKED TURKEY SAUSAGE: TASSIOM LACTATE, SALT", []),
+        ("amestec lactat de proteine", []),
+        ("potassium lactate, conservateurs : lactate de sodium", ["E326", "E325"]),
         ("Wheat flour (with calcium carbonate, iron, niacin, thiamin)", []),
         ("turmeric, salt", []),
         // Gelatine is a food in every language; a class word makes it the additive.
