@@ -292,6 +292,11 @@ struct ParsingConventionTests {
         ("FULLY COOKED TURKEY SAUSAGE: TASSIOM LACTATE, SALT", []),
         ("amestec lactat de proteine", []),
         ("potassium lactate, conservateurs : lactate de sodium", ["E326", "E325"]),
+        // Other bare anions stand for their acid only under a class word; the old US name of
+        // sodium benzoate is E211 (an Open Food Facts text: `benzoate of soda [to preserve freshness]`).
+        ("Benzoato, sale, ascorbate, Alginat", []),
+        ("conservante: benzoato", ["E210"]),
+        ("xanthan gum, and benzoate of soda [to preserve freshness]", ["E415", "E211"]),
         ("Wheat flour (with calcium carbonate, iron, niacin, thiamin)", []),
         ("turmeric, salt", []),
         // Gelatine is a food in every language; a class word makes it the additive.
