@@ -266,6 +266,25 @@ struct ParsingConventionTests {
         #expect(got == codes, "\(text)", sourceLocation: sourceLocation)
     }
 
+    @Test("Through the shipped data: salts and ascorbates count under a vitamins-and-minerals header, vitamins do not", arguments: [
+        // The shared manifest's irockel_image-12 and our gold g0021, shortened.
+        ("Vitamins and Minerals: Calcium Carbonate, Zinc and Iron (mineral nutrients), Vitamin C (sodium ascorbate), A B Vitamin (niacinamide), Vitamin B2 (riboflavin)",
+         ["E170(i)", "E301"]),
+        ("vitamin and minerals: calcium carbonate, magnesium oxide, calcium phosphate, sodium ascorbate, vitamin e acetate, riboflavin",
+         ["E170(i)", "E530", "E341", "E301"]),
+        ("Mineralien (Calciumcarbonat, Kaliumiodid), Salz, Vitamine (D2, Riboflavin, B12)", ["E170(i)"]),
+        ("Vitamine (Vitamin C, Vitamin E, Beta-Carotin)", []),
+        ("Eau, sucre, vitamine C", []),
+        // Bare in a US list: a leavening acid, an acidity regulator.
+        ("Sugar, monocalcium phosphate", ["E341(i)"]),
+        ("SALT, CANOLA OIL, POTASSIUM BICARBONATE, CALCIUM CARBONATE, EGGS", ["E501(ii)", "E170(i)"]),
+        // A salt's other names still need a class word.
+        ("Kalk, Zucker", []),
+    ] as [(String, [String])])
+    func shippedNutrientConvention(text: String, codes: [String]) {
+        Self.expectShipped(text, codes)
+    }
+
     @Test("Through the shipped data: US, Australian and Indian lists", arguments: [
         ("INGREDIENTS: Sugar, water, modified corn starch, carmine, natural flavor.", ["E120"]),
         ("Zucker, Karmin", ["E120"]),
@@ -297,7 +316,10 @@ struct ParsingConventionTests {
         ("Benzoato, sale, ascorbate, Alginat", []),
         ("conservante: benzoato", ["E210"]),
         ("xanthan gum, and benzoate of soda [to preserve freshness]", ["E415", "E211"]),
-        ("Wheat flour (with calcium carbonate, iron, niacin, thiamin)", []),
+        // A mineral salt named in full is the additive substance, fortification included, as the
+        // gold truth and the shared real-photo manifest count it (`Wheat flour (with Calcium
+        // carbonate, Iron, …)` is E170 there); the minerals and vitamins named as such are not.
+        ("Wheat flour (with calcium carbonate, iron, niacin, thiamin)", ["E170(i)"]),
         ("turmeric, salt", []),
         // Gelatine is a food in every language; a class word makes it the additive.
         ("Otoczone żelatyna wieprzowa, pieprz", []),
@@ -307,7 +329,8 @@ struct ParsingConventionTests {
         ("Geliermittel: Gelatine", ["E428"]),
         ("substancja żelująca: żelatyna", ["E428"]),
         // Lists of nutrients and salts joined to additives, with the shipped names.
-        ("(carbonate de calcium, chlorures de calcium, citrates de potassium et de sodium, phosphate de calcium)", []),
+        ("(carbonate de calcium, chlorures de calcium, citrates de potassium et de sodium, phosphate de calcium)",
+         ["E170(i)", "E509", "E332", "E331", "E341"]),
         ("poudres à lever (carbonates acides d’ammonium et de sodium, acide citrique)", ["E503(ii)", "E500(ii)", "E330"]),
         ("Poudre de fleurage : talc et carbonate de calcium.", ["E553b", "E170(i)"]),
         ("acidity regulators: sodium and potassium citrates", ["E331", "E332"]),

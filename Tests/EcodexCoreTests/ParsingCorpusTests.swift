@@ -65,8 +65,12 @@ struct ParsingCorpusTests {
         // table, which OFF's own test marks a false positive; names qualified as saturated no
         // longer count (they were E570 false positives on real phone frames too). 79 → 78 on
         // purpose: the candied-fruit case writes `épaississant: gommexanthane`, xanthan gum as
-        // one word, which compounds now read as E415; OFF's expectation has no E415.
-        #expect(agreed >= 78)
+        // one word, which compounds now read as E415; OFF's expectation has no E415. 78 → 75 on
+        // purpose: `fr-lait-vitamines`, `fr-preparation-nourrissons` and `fr-dextrines-maltees`
+        // list salts and sodium ascorbate under a minerals or vitamins header, which OFF does not
+        // count; the shared real-photo manifest and the gold truth do ("calcium carbonate
+        // (mineral use)" is E170), and Ecodex now follows them.
+        #expect(agreed >= 75)
     }
 
     /// `E503(ii)` → `E503`, `E160a(ii)` → `E160a`: the level a label's truth is written at.
@@ -89,9 +93,9 @@ struct ParsingCorpusTests {
             found += got.intersection(codes).count
             expected += codes.count
         }
-        // 233 additives, 2 of them known misses (see each row's note).
+        // 233 additives, 1 of them a known miss (see the row's note).
         #expect(expected == 233)
-        #expect(found >= 231)
+        #expect(found >= 232)
     }
 
     @Test("All 307 real ingredient texts parse, spans inside the text")

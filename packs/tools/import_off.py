@@ -20,6 +20,7 @@ import json
 import os
 import re
 import sys
+import unicodedata
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -76,6 +77,21 @@ FORMULA = re.compile(r"^([A-Z][a-z]?\d*){2,}$")  # C17H20N4O6, NaCl: formulas, n
 US_SPELLINGS = [(re.compile(r"aluminium", re.IGNORECASE), "aluminum"), (re.compile(r"sulph", re.IGNORECASE), "sulf"),
                 (re.compile(r"colour", re.IGNORECASE), "color")]
 
+
+
+# Word stems that tell a mineral salt's full name (a mineral and an anion), as the parser's
+# `NutrientSalts` has them: `calcium carbonate`, `Calciumcarbonat`, `carbonate de calcium`.
+SALT_CATIONS = ["CALC", "KALZ", "WAPN", "POTAS", "KALIUM", "NATRI", "SODI", "SODU", "MAGNE", "FERR", "EISEN",
+                "HIERRO", "IJZER", "ZELAZ", "ZINC", "ZINK", "CYNK"]
+SALT_ANIONS = ["CITRAT", "CYTRYNIAN", "CHLOR", "CLORUR", "CHLOREK", "CARBONAT", "KARBONAT", "WEGLAN", "PHOSPHAT",
+               "FOSFAT", "LACTAT", "LAKTAT", "LATTAT", "MLECZAN", "GLUCONAT", "GLUKONIAN", "SULFAT", "SULPHAT",
+               "SOLFAT", "SIARCZAN", "OXID", "OXYD", "OSSID", "TLENEK"]
+
+
+def names_a_salt(name):
+    """Whether a name holds both a mineral stem and an anion stem (accents folded)."""
+    folded = "".join(ch for ch in unicodedata.normalize("NFKD", name) if not unicodedata.combining(ch)).upper()
+    return any(s in folded for s in SALT_CATIONS) and any(s in folded for s in SALT_ANIONS)
 
 def us_spelling(name):
     """The US spelling of an English name, or None when it has no British spelling."""
@@ -820,11 +836,16 @@ def main():
             references.append({"label": "Open Food Facts additive taxonomy (ODbL 1.0)",
                                "url": "https://world.openfoodfacts.org/additive/" + c.lower().replace("(", "").replace(")", "")})
         ctx = [n for n in k.get("ctx", [])]
-        if c.split("(")[0] in cur.get("nutrient_salts", {}).get("codes", []) + cur.get("food_records", {}).get("codes", []):
-            # added as nutrients more often than as additives, or a food in its own right:
-            # every name needs additive context
+        if c.split("(")[0] in cur.get("food_records", {}).get("codes", []):
+            # a food in its own right: every name needs additive context
             for lang in sorted(nd):
                 ctx += [n for n in nd[lang] if n not in ctx]
+        elif c.split("(")[0] in cur.get("nutrient_salts", {}).get("codes", []):
+            # a mineral salt: its full chemical name counts wherever it stands (fortification
+            # included, as the gold truth and the shared real-photo manifest count it); other
+            # names (`Kalk`, `Chalk`, `monobasic`, `magnesia`) need additive context
+            for lang in sorted(nd):
+                ctx += [n for n in nd[lang] if n not in ctx and not names_a_salt(n)]
         rec = {
             "code": c,
             "parent": parent[c],

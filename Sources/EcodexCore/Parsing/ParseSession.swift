@@ -564,7 +564,8 @@ struct ParseSession {
                 if best.compound, !(item(first).map { sameFunction(best.code, $0) } ?? false), !neighbourIsCode(best) { continue }
                 if !best.isCode, !ocrNameHolds(best) { continue }
             }
-            if let it = item(first), it.inNutrientGroup, !best.isCode || best.kind == .ins { continue }
+            if let it = item(first), it.inNutrientGroup,
+               best.kind == .ins || (!best.isCode && !countsAmongNutrients(best)) { continue }
             var texts = m.parts.map { original($0.tokens) }
             let span = byteRange(best.tokens)
             let k = Int(structure.itemOfToken[first])
@@ -588,6 +589,18 @@ struct ParseSession {
                                            confidence: confidence, function: function, ingredient: ingredient))
         }
     }
+
+    /// Under a vitamins-and-minerals header, a mineral salt named in full (`calcium carbonate`)
+    /// and vitamin C named as an ascorbic acid or ascorbate (`sodium ascorbate`) are additive
+    /// substances, as the gold truth and the shared real-photo manifest count them; the
+    /// vitamins named as vitamins (`riboflavin`, `beta-carotene`, `vitamin E`) are nutrients.
+    private func countsAmongNutrients(_ c: Candidate) -> Bool {
+        if NutrientSalts.mayBeNutrient(words(c.nameTokens)) { return true }
+        return c.code.lineage.contains { Self.ascorbates.contains($0) }
+    }
+
+    /// Ascorbic acid and its salts and esters (E300–E304).
+    static let ascorbates: Set<ECode> = Set(["E300", "E301", "E302", "E303", "E304"].compactMap { ECode($0) })
 
     /// Folded words of a token range.
     private func words(_ r: Range<Int>) -> [ArraySlice<UInt32>] {
