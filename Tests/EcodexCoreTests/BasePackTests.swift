@@ -57,6 +57,26 @@ import Testing
         #expect(rule("E572", .eu)?.conditions?.contains("E 470b") == true)
     }
 
+    /// The generator decides which nutrient-salt names are full chemical names (and so count
+    /// without a class word) with the parser's own stems, copied into `import_off.py`: the two
+    /// lists must stay the same, or the data and the parser disagree on what a salt is.
+    @Test func theGeneratorKnowsASaltByTheParsersStems() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let script = try String(contentsOf: root.appendingPathComponent("packs/tools/import_off.py"), encoding: .utf8)
+        func list(_ name: String) -> [String] {
+            guard let start = script.range(of: name + " = ["), let end = script[start.upperBound...].firstIndex(of: "]") else { return [] }
+            return script[start.upperBound..<end].split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            }.filter { !$0.isEmpty }
+        }
+        func strings(_ stems: [[UInt32]]) -> [String] {
+            stems.map { String(String.UnicodeScalarView($0.compactMap(Unicode.Scalar.init))) }
+        }
+        #expect(list("SALT_CATIONS") == strings(NutrientSalts.cationStems))
+        #expect(list("SALT_ANIONS") == strings(NutrientSalts.anionStems))
+        #expect(!list("SALT_CATIONS").isEmpty)
+    }
+
     @Test func cyclamateIsNotApprovedInTheUS() {
         #expect(rule("E952", .us)?.approved == false)
         #expect(rule("E952", .eu)?.approved == true)

@@ -80,7 +80,8 @@ US_SPELLINGS = [(re.compile(r"aluminium", re.IGNORECASE), "aluminum"), (re.compi
 
 
 # Word stems that tell a mineral salt's full name (a mineral and an anion), as the parser's
-# `NutrientSalts` has them: `calcium carbonate`, `Calciumcarbonat`, `carbonate de calcium`.
+# `NutrientSalts` has them: `calcium carbonate`, `Calciumcarbonat`, `carbonate de calcium`
+# (BasePackTests.theGeneratorKnowsASaltByTheParsersStems keeps the two lists equal).
 SALT_CATIONS = ["CALC", "KALZ", "WAPN", "POTAS", "KALIUM", "NATRI", "SODI", "SODU", "MAGNE", "FERR", "EISEN",
                 "HIERRO", "IJZER", "ZELAZ", "ZINC", "ZINK", "CYNK"]
 SALT_ANIONS = ["CITRAT", "CYTRYNIAN", "CHLOR", "CLORUR", "CHLOREK", "CARBONAT", "KARBONAT", "WEGLAN", "PHOSPHAT",

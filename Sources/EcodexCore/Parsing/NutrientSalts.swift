@@ -8,6 +8,9 @@
 /// names, because US labels print them bare. Among nutrients, those are nutrients too. The
 /// stems are matched inside the folded words of a name the index already found, never in
 /// free text, so `Kaliumcitrat` and `citrates de potassium` both read as a salt.
+/// `packs/tools/import_off.py` holds a copy of the mineral and anion stems (`SALT_CATIONS`,
+/// `SALT_ANIONS`) to decide which salt names the data makes plain; `BasePackTests` keeps the
+/// two lists equal.
 enum NutrientSalts {
     /// Minerals a salt supplies: calcium, potassium, sodium, magnesium, iron, zinc.
     static let cationStems: [[UInt32]] = [
