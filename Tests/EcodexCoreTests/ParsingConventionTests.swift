@@ -416,6 +416,9 @@ struct ParsingConventionTests {
         ("Farbstoff: E150(d)", ["E150d"]),
         ("colour (150 (d)), salt", ["E150d"]),
         ("E160(a)(ii)", ["E160a(ii)"]),
+        // A spaced letter keeps the sub-form that follows it.
+        ("Farbstoff: E 160 a (ii), E 150 d", ["E160a(ii)", "E150d"]),
+        ("colour (160 a (ii))", ["E160a(ii)"]),
         // No lettered code of that number: the letter is not read into it.
         ("E 950 (a), E471(a)", ["E950", "E471"]),
     ] as [(String, [String])])

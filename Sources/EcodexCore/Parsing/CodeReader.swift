@@ -173,13 +173,9 @@ struct CodeReader {
             end += 3
         }
         // `331(i)`, `141[i]`, `E160a (ii)`: a roman sub-form in brackets.
-        if end + 2 < tokens.count, isPunct(end, "(") || isPunct(end, "["), tokens[end + 1].kind == .word,
-           isPunct(end + 2, ")") || isPunct(end + 2, "]") {
-            let inner = String(decoding: word(end + 1).map { UInt8(truncatingIfNeeded: $0) }, as: UTF8.self).lowercased()
-            if ECode.romanNumerals.contains(inner), !chars.isEmpty {
-                chars += Array("(\(inner.uppercased()))".unicodeScalars.map(\.value))
-                end += 3
-            }
+        if !chars.isEmpty, let roman = romanInBrackets(at: end) {
+            chars += Array("(\(roman))".unicodeScalars.map(\.value))
+            end += 3
         }
         guard chars.count <= 12 else { return nil }
         if end < tokens.count, isUnitOrPercent(end) { return nil }
@@ -198,6 +194,11 @@ struct CodeReader {
                tokens[last].length == 1, let l = word(last).first, l >= 0x41 && l <= 0x4B {
                 let lettered = ECode(number: c.number, letter: Character(Unicode.Scalar(l)!))
                 if knownCodes.contains(lettered) { code = lettered; last += 1 }
+                // `E 160 a (ii)`: the roman sub-form after the spaced letter.
+                if code == lettered, let roman = romanInBrackets(at: last) {
+                    let sub = ECode(number: c.number, letter: lettered.letter, roman: roman)
+                    if knownCodes.contains(sub) { code = sub; last += 3 }
+                }
             }
             best = Hit(code: code, tokens: start..<last, kind: prefixSlip ? .repaired : .code,
                        known: isKnown(code), needsContext: prefixSlip)
@@ -213,6 +214,14 @@ struct CodeReader {
         }
         if prefixSlip { return nil }
         return best
+    }
+
+    /// `(ii)` or `[ii]` at token `i`: the roman numeral, upper-cased.
+    private func romanInBrackets(at i: Int) -> String? {
+        guard i + 2 < tokens.count, isPunct(i, "(") || isPunct(i, "["), tokens[i + 1].kind == .word,
+              isPunct(i + 2, ")") || isPunct(i + 2, "]") else { return nil }
+        let inner = String(decoding: word(i + 1).map { UInt8(truncatingIfNeeded: $0) }, as: UTF8.self).lowercased()
+        return ECode.romanNumerals.contains(inner) ? inner.uppercased() : nil
     }
 
     private func isUnitOrPercent(_ i: Int) -> Bool {
