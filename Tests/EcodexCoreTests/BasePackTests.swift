@@ -103,6 +103,51 @@ import Testing
         }
     }
 
+    /// A card's "Why" names the text that makes the rule: the colour-warning annex only where a
+    /// warning is required, a regulation about one additive only for that additive.
+    @Test func everyRuleCitesTheTextThatMakesIt() {
+        for a in Self.pack.additives {
+            for region in Region.allCases {
+                guard let label = a.rule(for: region)?.reference?.label else { continue }
+                if label.contains("Annex V") {
+                    #expect(a.rule(for: region)?.warningRequired == true, "\(a.code) \(region): \(label)")
+                }
+                if label.contains("(titanium dioxide, E 171)") {
+                    #expect(a.code.withoutSubForm.description == "E171", "\(a.code) \(region): \(label)")
+                }
+            }
+        }
+        #expect(rule("E123", .eu)?.reference?.label.contains("Annex II") == true)
+        #expect(rule("E173", .eu)?.reference?.label.contains("Annex II") == true)
+    }
+
+    @Test func aCardSaysWhenTheRegionAllowsItOnlyInSomeFoods() {
+        let amaranth = RiskEngine.assess(Self.byCode["E123"]!, preferences: Preferences(region: .eu))
+        #expect(amaranth.badge == .green)
+        #expect(amaranth.reasons == ["Allowed in the EU with no warning required.",
+                                     "Allowed only in aperitif wines, spirit drinks and fish roe. Not sold straight to shoppers."])
+        let uk = RiskEngine.assess(Self.byCode["E239"]!, preferences: Preferences(region: .uk))
+        #expect(uk.reasons.last == "As in the EU: allowed only in Provolone cheese.")
+        // A rule with no limit of use keeps its one line.
+        #expect(RiskEngine.assess(Self.byCode["E330"]!, preferences: Preferences(region: .eu)).reasons.count == 1)
+    }
+
+    /// The conditions a card shows are sentences of at most 18 words, worded for shoppers.
+    @Test func limitsOfUseOnCardsArePlainSentences() {
+        var shown = 0
+        for a in Self.pack.additives {
+            for region in Region.allCases {
+                guard let use = a.rule(for: region)?.limitedUse else { continue }
+                shown += 1
+                for sentence in use.split(separator: ".") where !sentence.trimmingCharacters(in: .whitespaces).isEmpty {
+                    #expect(Readability.wordCount(String(sentence)) <= 18, "\(a.code) \(region): \(sentence)")
+                }
+                #expect(!use.hasPrefix("Restricted"), "\(a.code) \(region): \(use)")
+            }
+        }
+        #expect(shown >= 60)
+    }
+
     @Test func everyDietConflictIsAtLeastYellow() {
         for a in Self.pack.additives {
             for diet in Diet.allCases where [.no, .depends].contains(a.dietary.status(for: diet)) {

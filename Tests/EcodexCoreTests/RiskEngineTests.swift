@@ -41,6 +41,19 @@ import Testing
         #expect(RiskEngine.assess(a, preferences: Preferences()).badge == .yellow)
     }
 
+    @Test func aLimitOfUseFollowsTheRegionsVerdict() {
+        var a = TestRecords.citric
+        a.regionRules["EU"] = RegionRule(approved: true, conditions: "Allowed only in fish roe.")
+        #expect(RiskEngine.assess(a, preferences: Preferences(region: .eu)).reasons
+                == ["Allowed in the EU with no warning required.", "Allowed only in fish roe."])
+        // Not allowed: the limit does not apply, and the card does not repeat it.
+        a.regionRules["EU"] = RegionRule(approved: false, conditions: "Allowed only in fish roe until 2020.")
+        #expect(RiskEngine.assess(a, preferences: Preferences(region: .eu)).reasons == ["Not allowed in food in the EU."])
+        // Conditions that do not limit use stay in `scan code --compare`.
+        a.regionRules["EU"] = RegionRule(approved: true, conditions: "Allowed as a colour. No warning is required.")
+        #expect(RiskEngine.assess(a, preferences: Preferences(region: .eu)).reasons.count == 1)
+    }
+
     @Test func sensitivitiesMatchTheirCautionOnly() {
         let v = RiskEngine.assess(TestRecords.aspartame, preferences: Preferences(region: .eu, sensitivities: [.sulphites]))
         #expect(v.reasons.contains { $0.hasPrefix("Caution for people with PKU") })

@@ -286,7 +286,8 @@ def parse_source_ref(source, region, refs, note=""):
     m = region == "US" and re.search(r"21 CFR (\d{2,3}\.\d+)(?!\d)", note)
     if m:
         return ecfr(m.group(1)), secondary
-    if "2022/63" in text and region == "EU":
+    # 2022/63 removed E 171; other notes cite its consolidated Annex II text only as a copy of the Union list.
+    if "2022/63" in text and region == "EU" and "E 171" in refs["eu2022_63"]["label"] and "titanium" in text.lower():
         return refs["eu2022_63"], secondary
     if "884/2007" in text and region == "EU":
         return {"label": "Commission Reg. (EC) No 884/2007 (suspension of E 128)",
@@ -296,7 +297,9 @@ def parse_source_ref(source, region, refs, note=""):
     if ("1333/2008" in text or "Union list" in text) and region in ("EU", "UK"):
         if region == "UK":
             return refs["uk1333"], secondary
-        return (refs["eu1333v"] if "Annex V" in text else refs["eu1333"]), secondary
+        # "No Annex V warning" names Annex V only to say it does not apply.
+        warned = "Annex V" in text and not re.search(r"\bno Annex V", text, re.I)
+        return (refs["eu1333v"] if warned else refs["eu1333"]), secondary
     if "380/2012" in text and region == "EU":
         return refs["eu380_2012"], secondary
     if region in ("EU", "UK") and not any(is_primary(u) for u in urls):
@@ -311,6 +314,13 @@ def parse_source_ref(source, region, refs, note=""):
     if region == "CA":
         return refs["hc_lists"], secondary
     return (secondary[0] if secondary else None), secondary[1:]
+
+
+def lower_first(sentence):
+    """`Allowed only in …` -> `allowed only in …`, to follow a colon; `EFSA …` stays."""
+    if len(sentence) > 1 and sentence[0].isupper() and not sentence[1].isupper():
+        return sentence[0].lower() + sentence[1:]
+    return sentence
 
 
 def quoted_statement(note):
@@ -749,7 +759,7 @@ def main():
         if not eu or "UK" in rules[c] or c in cur["uk_mirror_eu_except"]:
             continue
         uk = {"approved": eu["approved"], "warning_required": eu["warning_required"],
-              "conditions": "As in the EU (GB retained law): " + (eu.get("conditions") or ("authorised." if eu["approved"] else "not authorised.")),
+              "conditions": "As in the EU: " + lower_first(eu.get("conditions") or ("allowed." if eu["approved"] else "not allowed.")),
               "reference": refs["uk1169"] if eu.get("reference") == refs["eu1169"] else refs["uk1333"]}
         if eu.get("statement"):
             uk["statement"] = eu["statement"]

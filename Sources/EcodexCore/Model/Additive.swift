@@ -118,6 +118,13 @@ public struct RegionRule: Codable, Sendable, Equatable {
     /// The primary reference for this rule (regulation, listing).
     public var reference: Reference?
 
+    /// The conditions, when the region allows it only in some foods or uses ("Allowed only in
+    /// fish roe"): a card shows them, since finding it elsewhere is worth a second look.
+    public var limitedUse: String? {
+        guard approved, let conditions, conditions.range(of: #"\bonly\b"#, options: .regularExpression) != nil else { return nil }
+        return conditions
+    }
+
     /// The statement as it appears on a label for `name`: regulations write the
     /// colour warning with a placeholder ("[name or E number of colour]: may have…").
     public func statement(naming name: String) -> String? {

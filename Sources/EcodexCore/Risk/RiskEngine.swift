@@ -18,6 +18,8 @@
 /// | 9 | evidence Consensus with a notable concern recorded         | yellow |
 /// | 10| otherwise (approved, no warning, Regulatory or Consensus)  | green  |
 ///
+/// When the region allows it only in some foods, its conditions follow as a green reason.
+///
 /// Unknown additives never reach the engine: the pipeline lists them as unmatched.
 public enum RiskEngine {
     public struct Verdict: Sendable, Equatable {
@@ -77,6 +79,9 @@ public enum RiskEngine {
         }
         if found.isEmpty {
             found.append((.green, "Allowed in \(region.inSentence) with no warning required."))
+        }
+        if let use = additive.rule(for: region)?.limitedUse {
+            found.append((.green, use))
         }
         // Stable sort: most severe first, rule order kept within a badge.
         let ordered = found.enumerated().sorted { a, b in
