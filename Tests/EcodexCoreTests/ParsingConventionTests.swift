@@ -360,6 +360,8 @@ struct ParsingConventionTests {
         ("Contains Permitted Natural Colour (160a(ii)) and Acidity Regulators (INS 330, 331)",
          ["E160a(ii): colour", "E330: acidity regulator", "E331: acidity regulator"]),
         ("Colour (160a) and emulsifier (322)", ["E160a: colour", "E322: emulsifier"]),
+        // Indian and Australian bread: the improver's enzymes and acids as bare numbers.
+        ("Improver (1100), Bread improver (300)", ["E1100: flour treatment agent", "E300: flour treatment agent"]),
         ("acidulant E330 et correcteur d'acidité E331", ["E330: acid", "E331: acidity regulator"]),
         ("conservador (E 200) y acidulante (E 330)", ["E200: preservative", "E330: acid"]),
         // Nothing between two class words: one scope, the first class word's.

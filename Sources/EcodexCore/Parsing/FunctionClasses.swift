@@ -160,6 +160,8 @@ enum FunctionClasses {
             "agenti di trattamento della farina", "meelverbeteraar", "meelverbeteraars",
             "środek do przetwarzania mąki", "jauhonparanne",
             "dough strengthener", "bleaching agent",
+            // Indian and Australian bread labels: `Improver (1100)`, `Bread improver (300, 1100)`.
+            "improver", "bread improver", "dough improver",
         ]),
         ("anti-caking agent", [
             "anti-caking agent", "anticaking agent", "anti caking agent", "anti-caking", "Trennmittel",
