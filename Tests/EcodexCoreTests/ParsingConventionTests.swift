@@ -349,6 +349,11 @@ struct ParsingConventionTests {
         ("Überzugsmittel: gesdttigte Fettsäuren", []),
         ("agent d'enrobage : acides gras satorés", []),
         ("Yaourt nature, lécithine de soja", ["E322"]),
+        // Nitrite curing salt is salt with sodium nitrite, the only form in which the EU sells nitrite for food.
+        ("Schweinefleisch, Nitritpökelsalz, Gewürze", ["E250"]),
+        // `colored with` announces colours, as `for color` does: turmeric alone is a spice.
+        ("colored with (beta carotene, turmeric)", ["E160a(i)", "E100"]),
+        ("salt, turmeric, paprika", []),
         ("glazing agent: fatty acids", ["E570"]),
         // Not every merge is a slip: a word two edits away without a merge stays unread.
         ("Natriumcyxxamat, Salz", []),

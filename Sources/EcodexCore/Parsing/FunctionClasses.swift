@@ -25,6 +25,8 @@ enum FunctionClasses {
             "barwnik", "barwniki", "väri", "väriaine", "corante", "corantes",
             // US and Canadian style, the function in brackets after the name: `turmeric (for color)`.
             "for color", "for colour", "to color", "to colour",
+            // `colored with (beta carotene, turmeric)`, `colored with paprika extract`.
+            "colored with", "coloured with",
         ]),
         ("preservative", [
             "preservative", "preservatives", "antimicrobial preservative", "preserved with",
