@@ -86,6 +86,19 @@ final class FakeReader: LabelReader {
         #expect(r.additives[0].matchedText == ["E330", "E 330"])
     }
 
+    /// A trilingual panel names caramel three ways: `Zuckerkulör` (E150a), `caramel` and
+    /// `caramello` (the group, E150). One additive, one card, under the specific code.
+    @Test func aGroupCodeBesideItsSpecificFormGivesOneCard() throws {
+        let pipeline = try ScanPipeline(catalog: InMemoryCatalog(BasePackTests.pack.additives))
+        let r = try pipeline.scanText("Farbstoff: Zuckerkulör, Säuerungsmittel: E 330 / colorant: caramel / colorante: caramello",
+                                      options: ScanOptions())
+        #expect(r.additives.map(\.code.description) == ["E150a", "E330"])
+        #expect(r.additives.first?.matchedText == ["Zuckerkulör", "caramel", "caramello"])
+        // Siblings stay apart: two caramels are two additives.
+        let two = try pipeline.scanText("E150a, E150d, E150", options: ScanOptions())
+        #expect(two.additives.map(\.code.description) == ["E150a", "E150d"])
+    }
+
     @Test func codeLookupFallsBackToParentAndFailsClearly() throws {
         let pipeline = try ScanPipeline(catalog: TestRecords.catalog)
         #expect(try pipeline.scanCode("E160a(ii)", options: ScanOptions()).additives.first?.code.description == "E160a")

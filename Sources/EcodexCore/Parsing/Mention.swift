@@ -34,6 +34,17 @@ public struct Mention: Sendable, Equatable {
     }
 }
 
+extension Array where Element == Mention {
+    /// The code each mention's card is filed under: its own, or the more specific code another
+    /// mention names (`colorant: caramel` is E150 and `Zuckerkulör` E150a on one trilingual
+    /// panel: one additive, one card, E150a). One card per additive, for photos, text and bursts.
+    public func cardCodes() -> [ECode] {
+        let codes = map(\.code)
+        let leaves = codes.filter { c in !codes.contains { c.isAncestor(of: $0) } }
+        return codes.map { c in leaves.first { c.isAncestor(of: $0) } ?? c }
+    }
+}
+
 /// One name the parser should recognise, from the store.
 public struct LexiconEntry: Sendable, Equatable {
     public var name: String

@@ -60,9 +60,9 @@ public enum BurstFusion {
             }
         }
         // One card per additive: drop a code whose more specific form was also accepted.
+        let cardCodes = accepted.cardCodes()
         var mentions: [Mention] = []
-        for a in accepted where !mentions.contains(where: { $0.code == a.code }) {
-            if accepted.contains(where: { a.code.isAncestor(of: $0.code) }) { continue }
+        for (a, card) in zip(accepted, cardCodes) where card == a.code && !mentions.contains(where: { $0.code == a.code }) {
             mentions.append(a)
         }
         var counts: [String: Int] = [:]

@@ -318,7 +318,12 @@ public final class ScanPipeline {
         var findings: [Finding] = []
         var unmatched = parsed.unmatched
         var seen = Set<ECode>()
-        for mention in parsed.mentions {
+        let knownCodes = try parsed.mentions.map { try catalog.additive(code: $0.code) == nil ? nil : $0 }
+        let cardCodes = knownCodes.compactMap { $0 }.cardCodes()
+        var known = 0
+        for (i, var mention) in parsed.mentions.enumerated() {
+            // A group code beside a more specific one (E150 and E150a) joins the specific card.
+            if knownCodes[i] != nil { mention.code = cardCodes[known]; known += 1 }
             guard let additive = try catalog.additive(code: mention.code) else {
                 if !unmatched.contains(mention.code.description) { unmatched.append(mention.code.description) }
                 continue
