@@ -351,6 +351,9 @@ struct ParsingConventionTests {
         ("Yaourt nature, lécithine de soja", ["E322"]),
         // Nitrite curing salt is salt with sodium nitrite, the only form in which the EU sells nitrite for food.
         ("Schweinefleisch, Nitritpökelsalz, Gewürze", ["E250"]),
+        // A flavour enhancer's bare `Glutamat` is the sodium salt; the acid is `Glutaminsäure`.
+        ("Geschmacksverstärker: Glutamat, Salz", ["E621"]),
+        ("Geschmacksverstärker: Glutaminsäure", ["E620"]),
         // `colored with` announces colours, as `for color` does: turmeric alone is a spice.
         ("colored with (beta carotene, turmeric)", ["E160a(i)", "E100"]),
         ("salt, turmeric, paprika", []),
