@@ -422,6 +422,21 @@ struct ParsingConventionTests {
         Self.expectShipped(text, codes)
     }
 
+    @Test("A line's first letter lost at the edge of the print, inside a name", arguments: [
+        ("LESS THAN 2% OF DIPOTASSIUM\nHOSPHATE, SALT", ["E340(ii)"]),
+        ("OF: MONO-\nND DIGLYCERIDES, SODIUM ALUMINOSILICATE", ["E471", "E554"]),
+        ("Emulgatoren: Mono-\nND Diglyceride von Speisefettsäuren", ["E471"]),
+        // Only where a line begins: inside a line a missing first letter is another word.
+        ("DIPOTASSIUM HOSPHATE, SALT", []),
+        // Two additives fit (`citrate`, `nitrate`): neither is guessed.
+        ("sodium\nitrate, salt", []),
+        // A known word is never changed.
+        ("calcium\nlactate", ["E327"]),
+    ] as [(String, [String])])
+    func lineEdgeLosses(text: String, codes: [String]) {
+        Self.expectShipped(text, codes)
+    }
+
     @Test("A code's letter in brackets: E150(d)", arguments: [
         ("Farbstoff: E150(d)", ["E150d"]),
         ("colour (150 (d)), salt", ["E150d"]),

@@ -43,6 +43,8 @@ struct NameIndex: Sendable {
         var scalarEnd: Int32
         /// The word is a compound read by its last part (`Sonnenblumenlecithine` as `lecithine`).
         var compound = false
+        /// The word begins a line of the text.
+        var lineStart = false
     }
 
     /// The longest key found at a start position.
@@ -430,6 +432,32 @@ struct NameIndex: Sendable {
             }
             return
         }
+        // Inside a name begun on the line above, a line's first letter may be lost at the edge of
+        // the print (a crop edge, the curve of a pack): `DIPOTASSIUM` / `HOSPHATE`, `MONO-` / `ND
+        // DIGLYCERIDES`. One edit, for unknown words only (a known word never changes), and only
+        // when every letter that continues the name leads to one additive (`sodium` / `itrate`
+        // may be citrate or nitrate: neither; `ND` may be `AND` or `UND`: both mean E471).
+        if pos > start, w.lineStart, !w.compound, edits < 3, w.length >= 2, w.length < 40 {
+            var agreed: Match?
+            var conflict = false
+            for word in lostFirstLetterWords(scalars[Int(w.scalarStart)..<Int(w.scalarEnd)], after: node) {
+                var found: Match?
+                follow(stream, start: start, pos: pos, node: node, word: word, edits: edits + 1, low: lowHere,
+                       scalars: scalars, cache: &cache, best: &found, steps: &steps)
+                guard let f = found else { continue }
+                if let a = agreed, a.target.code != f.target.code || a.target.function != f.target.function {
+                    conflict = true
+                    break
+                }
+                if agreed == nil || f.endWord > agreed!.endWord || (f.endWord == agreed!.endWord && f.edits < agreed!.edits) {
+                    agreed = f
+                }
+            }
+            if !conflict, let m = agreed,
+               best == nil || m.endWord > best!.endWord || (m.endWord == best!.endWord && m.edits < best!.edits) {
+                best = m
+            }
+        }
         guard w.fuzzyEligible, edits < 3 else { return }
         if cache.start[pos] < 0 {
             cache.start[pos] = Int32(cache.pool.count)
@@ -447,6 +475,25 @@ struct NameIndex: Sendable {
                    scalars: scalars, cache: &cache, best: &best, steps: &steps)
             c += 1
         }
+    }
+
+    /// The known words (or their other number, `citrate` / `citrates`) that `letters` spells with
+    /// a letter put before it and that continue the name at trie `node`.
+    private func lostFirstLetterWords(_ letters: Slice<UnsafeBufferPointer<UInt32>>, after node: Int32) -> [Int32] {
+        guard letters.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) else { return [] }
+        var words: [Int32] = []
+        var spelled: [UInt32] = [0]
+        spelled.append(contentsOf: letters)
+        for lost in UInt32(0x41)...UInt32(0x5A) {
+            spelled[0] = lost
+            let own = tables.vocab.get(Token.hash(spelled))
+            let forms = spelled.count >= Self.innerWordFormMinLength
+                ? formIDs(spelled, own: own, minLength: Self.innerWordFormMinLength) : (-1, -1)
+            for word in [own, forms.0, forms.1] where word >= 0 && tables.edges.get(Self.edgeKey(node, word)) >= 0 {
+                if !words.contains(word) { words.append(word) }
+            }
+        }
+        return words
     }
 
     private func follow(_ stream: UnsafeBufferPointer<StreamWord>, start: Int, pos: Int, node: Int32, word: Int32,

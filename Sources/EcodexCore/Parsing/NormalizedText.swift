@@ -14,6 +14,19 @@ struct NormalizedText {
     var starts: [Int32] = []
     /// UTF-8 offset in the original text where the source of each scalar ends.
     var ends: [Int32] = []
+    /// Indexes of the scalars that begin a line of the original text (a newline before them),
+    /// ascending. A hyphenated break rejoined into one word begins none.
+    var lineStarts: [Int32] = []
+
+    /// Whether the scalar at `i` begins a line.
+    func startsLine(_ i: Int32) -> Bool {
+        var lo = 0, hi = lineStarts.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if lineStarts[mid] < i { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < lineStarts.count && lineStarts[lo] == i
+    }
 
     init(_ text: String) {
         var text = text
@@ -30,12 +43,14 @@ struct NormalizedText {
         var i = 0
         var pendingSpace = false
         var pendingSpaceStart: Int32 = 0
+        var pendingNewline = false
         while i < n {
             let (v, len) = Self.decode(b, at: i)
             let next = i + len
             if ScalarFolder.isSpace(v) {
                 if !pendingSpace { pendingSpaceStart = Int32(i) }
                 pendingSpace = true
+                if v == 0x0A || v == 0x0D { pendingNewline = true }
                 i = next
                 continue
             }
@@ -49,8 +64,10 @@ struct NormalizedText {
             if pendingSpace {
                 if !scalars.isEmpty {
                     scalars.append(0x20); starts.append(pendingSpaceStart); ends.append(Int32(i))
+                    if pendingNewline { lineStarts.append(Int32(scalars.count)) }
                 }
                 pendingSpace = false
+                pendingNewline = false
             }
             if v < 0x80 {
                 scalars.append(v >= 0x61 && v <= 0x7A ? v - 0x20 : v)

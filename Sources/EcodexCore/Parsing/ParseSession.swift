@@ -197,7 +197,8 @@ struct ParseSession {
                 && (length >= NameIndex.fuzzyMinLength || (low && length >= NameIndex.fuzzyMinLength - 1))
             stream.append(.init(token: Int32(k), tokenEnd: Int32(k + 1), id: id, forms: forms, barrierBefore: barrier,
                                 length: Int32(length), lowConfidence: low, fuzzyEligible: eligible,
-                                scalarStart: t.start, scalarEnd: t.end, compound: compound))
+                                scalarStart: t.start, scalarEnd: t.end, compound: compound,
+                                lineStart: id < 0 && forms.0 < 0 && norm.startsLine(t.start)))
             barrier = false
         }
         var fuzzyCache = NameIndex.FuzzyCache(count: stream.count)
