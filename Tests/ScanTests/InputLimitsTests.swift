@@ -104,6 +104,16 @@ import Testing
         }
     }
 
+    /// One code repeated to the 100 kB limit (a fuzzed text, seed 1919): one card, in a moment.
+    /// Grouping the mentions into cards once compared every mention with every other: 14,000
+    /// mentions took 29 s of CPU, past the fuzz harness's 10 s bound.
+    @Test func aCodeRepeatedToTheLimitGivesOneCardWithoutStalling() throws {
+        let storm = Data(("Ingredienti: zucchero, " + String(repeating: "E 102, ", count: 14_000)).utf8.prefix(99_000))
+        let run = try scan.run(["text", "-", "--format", "json"], stdin: storm, timeout: 20)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.jsonLines().first?.codes == ["E102"])
+    }
+
     @Test func typedBarcodesFindImportedProductsInEveryPaddingAndLength() throws {
         let export = """
             {"code":"96385074","ingredients_text":"Sugar, colour: E102"}
