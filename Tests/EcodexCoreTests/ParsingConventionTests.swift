@@ -437,6 +437,26 @@ struct ParsingConventionTests {
         Self.expectShipped(text, codes)
     }
 
+    /// Only aspartame and its acesulfame salt require the phenylalanine statement, so the
+    /// statement stands for aspartame when OCR lost its name (`Aspatan!`).
+    @Test("The phenylalanine statement stands for aspartame when no aspartame was read", arguments: [
+        ("Süßungsmittel (Natriumcyclamat, Acesulfam K, Aspatan!). Enthält eine Phenylalaninquelle.", ["E952", "E950", "E951"]),
+        ("Sugar, flavor. PHENYLKETONURICS: CONTAINS PHENYLALANINE", ["E951"]),
+        ("édulcorant : acésulfame K. Contient une source de phénylalanine.", ["E950", "E951"]),
+        ("Contiene una fonte di fenilalanina.", ["E951"]),
+        ("Bevat een bron van fenylalanine.", ["E951"]),
+        ("Contains a source of phenyIalanine.", ["E951"]),
+        // Read already: one mention, the name's.
+        ("Sweeteners (aspartame, acesulfame K). Contains a source of phenylalanine.", ["E951", "E950"]),
+        ("Aspartam-Acesulfam-Salz. Enthält eine Phenylalaninquelle.", ["E962"]),
+        // An ingredient, not the statement.
+        ("Amino acids: L-phenylalanine, L-tyrosine", []),
+        ("Sugar, phenylalanine, salt", []),
+    ] as [(String, [String])])
+    func phenylalanineStatement(text: String, codes: [String]) {
+        Self.expectShipped(text, codes)
+    }
+
     @Test("A code's letter in brackets: E150(d)", arguments: [
         ("Farbstoff: E150(d)", ["E150d"]),
         ("colour (150 (d)), salt", ["E150d"]),

@@ -84,7 +84,25 @@ struct ParseSession {
         resolveStructure()
         readBareNumbers()
         emitMentions(merge(candidates()))
+        addAspartameFromStatement()
         return result
+    }
+
+    private static let aspartame = ECode(number: 951)
+    private static let aspartameAcesulfameSalt = ECode(number: 962)
+
+    /// Pass 6: the phenylalanine statement stands for aspartame when no aspartame was read
+    /// (see `PhenylalanineStatement`).
+    private mutating func addAspartameFromStatement() {
+        guard reader.knownCodes.contains(Self.aspartame),
+              !result.mentions.contains(where: { $0.code.lineage.contains(Self.aspartame)
+                  || $0.code.lineage.contains(Self.aspartameAcesulfameSalt) }),
+              let r = PhenylalanineStatement.find(tokens: tokens, scalars: norm.scalars, negated: negated) else { return }
+        let span = byteRange(r)
+        var confidence = 0.9
+        if let ocr, let mean = ocr.mean(over: span) { confidence *= mean }
+        result.mentions.append(Mention(code: Self.aspartame, matchedText: [original(r)], span: span, kind: .name,
+                                       confidence: confidence, function: "sweetener"))
     }
 
     /// UTF-8 range in the original text of a token range.
