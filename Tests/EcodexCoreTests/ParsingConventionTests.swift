@@ -351,6 +351,11 @@ struct ParsingConventionTests {
         ("Yaourt nature, lécithine de soja", ["E322"]),
         // Nitrite curing salt is salt with sodium nitrite, the only form in which the EU sells nitrite for food.
         ("Schweinefleisch, Nitritpökelsalz, Gewürze", ["E250"]),
+        // Brazilian labels print the INS list's Portuguese names.
+        ("corante caramelo IV, corante natural carmim de cochonilha, corante vermelho 40, estabilizante carragena",
+         ["E150d", "E120", "E129", "E407"]),
+        ("corante carmim de índigo", ["E132"]),
+        ("colorante: caramelo IV", ["E150d"]),
         // A flavour enhancer's bare `Glutamat` is the sodium salt; the acid is `Glutaminsäure`.
         ("Geschmacksverstärker: Glutamat, Salz", ["E621"]),
         ("Geschmacksverstärker: Glutaminsäure", ["E620"]),
