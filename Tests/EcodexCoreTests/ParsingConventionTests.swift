@@ -356,6 +356,9 @@ struct ParsingConventionTests {
          ["E150d", "E120", "E129", "E407"]),
         ("corante carmim de índigo", ["E132"]),
         ("colorante: caramelo IV", ["E150d"]),
+        // Caramel colour of no stated class is the group, as `caramel color` is.
+        ("agua carbonatada, color caramelo, ácido fosfórico", ["E150", "E338"]),
+        ("water, caramel coloring, salt", ["E150"]),
         // A flavour enhancer's bare `Glutamat` is the sodium salt; the acid is `Glutaminsäure`.
         ("Geschmacksverstärker: Glutamat, Salz", ["E621"]),
         ("Geschmacksverstärker: Glutaminsäure", ["E620"]),
