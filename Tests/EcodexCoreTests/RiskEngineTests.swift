@@ -49,6 +49,9 @@ import Testing
         // Not allowed: the limit does not apply, and the card does not repeat it.
         a.regionRules["EU"] = RegionRule(approved: false, conditions: "Allowed only in fish roe until 2020.")
         #expect(RiskEngine.assess(a, preferences: Preferences(region: .eu)).reasons == ["Not allowed in food in the EU."])
+        // The word in any case, not inside another word.
+        #expect(RegionRule.hasWordOnly("Only on cheese rind."))
+        #expect(!RegionRule.hasWordOnly("Commonly used; onlyx."))
         // Conditions that do not limit use stay in `scan code --compare`.
         a.regionRules["EU"] = RegionRule(approved: true, conditions: "Allowed as a colour. No warning is required.")
         #expect(RiskEngine.assess(a, preferences: Preferences(region: .eu)).reasons.count == 1)

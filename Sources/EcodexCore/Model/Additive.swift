@@ -121,8 +121,26 @@ public struct RegionRule: Codable, Sendable, Equatable {
     /// The conditions, when the region allows it only in some foods or uses ("Allowed only in
     /// fish roe"): a card shows them, since finding it elsewhere is worth a second look.
     public var limitedUse: String? {
-        guard approved, let conditions, conditions.range(of: #"\bonly\b"#, options: .regularExpression) != nil else { return nil }
+        guard approved, let conditions, Self.hasWordOnly(conditions) else { return nil }
         return conditions
+    }
+
+    /// Whether `text` holds the word "only" in any case. A byte scan, not a regular expression:
+    /// it runs for every card in every compared region.
+    static func hasWordOnly(_ text: String) -> Bool {
+        let b = Array(text.utf8)
+        func letter(_ i: Int) -> Bool {
+            guard i >= 0, i < b.count else { return false }
+            let c = b[i] | 0x20
+            return (c >= 0x61 && c <= 0x7A) || b[i] >= 0x80
+        }
+        var i = 0
+        while i + 4 <= b.count {
+            if b[i] | 0x20 == 0x6F, b[i + 1] | 0x20 == 0x6E, b[i + 2] | 0x20 == 0x6C, b[i + 3] | 0x20 == 0x79,
+               !letter(i - 1), !letter(i + 4) { return true }
+            i += 1
+        }
+        return false
     }
 
     /// The statement as it appears on a label for `name`: regulations write the

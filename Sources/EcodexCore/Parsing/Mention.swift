@@ -39,14 +39,22 @@ extension Array where Element == Mention {
     /// mention names (`colorant: caramel` is E150 and `Zuckerkulör` E150a on one trilingual
     /// panel: one additive, one card, E150a). One card per additive, for photos, text and bursts.
     public func cardCodes() -> [ECode] {
-        // Over the distinct codes: a label of 100 kB may repeat one code thousands of times.
         var distinct: [ECode] = []
         var seen = Set<ECode>()
         for m in self where seen.insert(m.code).inserted { distinct.append(m.code) }
+        let card = ECode.cards(for: distinct)
+        return map { card[$0.code] ?? $0.code }
+    }
+}
+
+extension ECode {
+    /// Each of `distinct` codes (no repeats: a label of 100 kB may repeat one code thousands of
+    /// times) mapped to the most specific code among them that it is an ancestor of, or itself.
+    public static func cards(for distinct: [ECode]) -> [ECode: ECode] {
         let leaves = distinct.filter { c in !distinct.contains { c.isAncestor(of: $0) } }
         var card: [ECode: ECode] = [:]
         for c in distinct { card[c] = leaves.first { c.isAncestor(of: $0) } ?? c }
-        return map { card[$0.code] ?? $0.code }
+        return card
     }
 }
 

@@ -318,13 +318,26 @@ public final class ScanPipeline {
         var findings: [Finding] = []
         var unmatched = parsed.unmatched
         var seen = Set<ECode>()
-        let knownCodes = try parsed.mentions.map { try catalog.additive(code: $0.code) == nil ? nil : $0 }
-        let cardCodes = knownCodes.compactMap { $0 }.cardCodes()
-        var known = 0
-        for (i, var mention) in parsed.mentions.enumerated() {
-            // A group code beside a more specific one (E150 and E150a) joins the specific card.
-            if knownCodes[i] != nil { mention.code = cardCodes[known]; known += 1 }
-            guard let additive = try catalog.additive(code: mention.code) else {
+        // Each distinct code is resolved once (a long text repeats its codes): the code its card
+        // is filed under, since a group code beside a more specific one (E150 and E150a) joins
+        // the specific card, and that card's record, nil when the store lacks the code.
+        var stored: [ECode: Additive] = [:]
+        var inStore: [ECode] = []
+        var distinct: [ECode] = []
+        for m in parsed.mentions where stored[m.code] == nil && !distinct.contains(m.code) {
+            distinct.append(m.code)
+            if let a = try catalog.additive(code: m.code) { stored[m.code] = a; inStore.append(m.code) }
+        }
+        let card = ECode.cards(for: inStore)
+        var resolved: [ECode: (code: ECode, additive: Additive?)] = [:]
+        for c in distinct {
+            let filed = card[c] ?? c
+            resolved[c] = (filed, stored[filed])
+        }
+        for var mention in parsed.mentions {
+            let r = resolved[mention.code]
+            mention.code = r?.code ?? mention.code
+            guard let additive = r?.additive else {
                 if !unmatched.contains(mention.code.description) { unmatched.append(mention.code.description) }
                 continue
             }
