@@ -273,6 +273,8 @@ struct ParsingConventionTests {
         ("vitamin and minerals: calcium carbonate, magnesium oxide, calcium phosphate, sodium ascorbate, vitamin e acetate, riboflavin",
          ["E170(i)", "E530", "E341", "E301"]),
         ("Mineralien (Calciumcarbonat, Kaliumiodid), Salz, Vitamine (D2, Riboflavin, B12)", ["E170(i)"]),
+        // Dutch doubles the anion's vowel: `calciumcarbonaat` is a salt named in full.
+        ("zoetstof: acesulfaam K, calciumcarbonaat, zuurteregelaars: citroenzuur", ["E950", "E170(i)", "E330"]),
         ("Vitamine (Vitamin C, Vitamin E, Beta-Carotin)", []),
         ("Eau, sucre, vitamine C", []),
         // Bare in a US list: a leavening acid, an acidity regulator.

@@ -86,7 +86,8 @@ SALT_CATIONS = ["CALC", "KALZ", "WAPN", "POTAS", "KALIUM", "NATRI", "SODI", "SOD
                 "HIERRO", "IJZER", "ZELAZ", "ZINC", "ZINK", "CYNK"]
 SALT_ANIONS = ["CITRAT", "CYTRYNIAN", "CHLOR", "CLORUR", "CHLOREK", "CARBONAT", "KARBONAT", "WEGLAN", "PHOSPHAT",
                "FOSFAT", "LACTAT", "LAKTAT", "LATTAT", "MLECZAN", "GLUCONAT", "GLUKONIAN", "SULFAT", "SULPHAT",
-               "SOLFAT", "SIARCZAN", "OXID", "OXYD", "OSSID", "TLENEK"]
+               "SOLFAT", "SIARCZAN", "OXID", "OXYD", "OSSID", "TLENEK",
+               "CITRAAT", "CARBONAAT", "FOSFAAT", "LACTAAT", "GLUCONAAT", "SULFAAT"]
 
 
 def names_a_salt(name):

@@ -24,6 +24,8 @@ enum NutrientSalts {
         "CITRAT", "CYTRYNIAN", "CHLOR", "CLORUR", "CHLOREK", "CARBONAT", "KARBONAT", "WEGLAN", "PHOSPHAT", "FOSFAT",
         "LACTAT", "LAKTAT", "LATTAT", "MLECZAN", "GLUCONAT", "GLUKONIAN", "SULFAT", "SULPHAT", "SOLFAT", "SIARCZAN",
         "OXID", "OXYD", "OSSID", "TLENEK",
+        // Dutch doubles the vowel: `calciumcarbonaat`, `kaliumcitraat`, `natriumfosfaat`.
+        "CITRAAT", "CARBONAAT", "FOSFAAT", "LACTAAT", "GLUCONAAT", "SULFAAT",
     ].map { Array($0.unicodeScalars.map(\.value)) }
 
     /// Amino acids that are both additives and nutrients (L-cysteine, glycine).
