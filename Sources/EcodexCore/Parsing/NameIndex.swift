@@ -54,6 +54,12 @@ struct NameIndex: Sendable {
         var endWord: Int
         var target: Target
         var edits: Int
+
+        /// Whether this match is preferred to `other`: it reaches further, or as far with fewer edits.
+        func beats(_ other: Match?) -> Bool {
+            guard let other else { return true }
+            return endWord > other.endWord || (endWord == other.endWord && edits < other.edits)
+        }
     }
 
     /// The tables, built by `Builder` or mapped from a saved image (`ParserImage`).
@@ -449,14 +455,9 @@ struct NameIndex: Sendable {
                     conflict = true
                     break
                 }
-                if agreed == nil || f.endWord > agreed!.endWord || (f.endWord == agreed!.endWord && f.edits < agreed!.edits) {
-                    agreed = f
-                }
+                if f.beats(agreed) { agreed = f }
             }
-            if !conflict, let m = agreed,
-               best == nil || m.endWord > best!.endWord || (m.endWord == best!.endWord && m.edits < best!.edits) {
-                best = m
-            }
+            if !conflict, let m = agreed, m.beats(best) { best = m }
         }
         guard w.fuzzyEligible, edits < 3 else { return }
         if cache.start[pos] < 0 {
@@ -506,11 +507,7 @@ struct NameIndex: Sendable {
             let target = tables.target(t)
             if edits <= Self.editBudget(chars: target.chars, words: target.words, lowConfidence: low) {
                 let m = Match(startWord: start, endWord: pos + 1, target: target, edits: edits)
-                if let b = best {
-                    if m.endWord > b.endWord || (m.endWord == b.endWord && m.edits < b.edits) { best = m }
-                } else {
-                    best = m
-                }
+                if m.beats(best) { best = m }
             }
         }
         walk(stream, start: start, pos: pos + 1, node: child, edits: edits, low: low, scalars: scalars,

@@ -324,7 +324,8 @@ public final class ScanPipeline {
         var stored: [ECode: Additive] = [:]
         var inStore: [ECode] = []
         var distinct: [ECode] = []
-        for m in parsed.mentions where stored[m.code] == nil && !distinct.contains(m.code) {
+        var seenCodes = Set<ECode>()
+        for m in parsed.mentions where seenCodes.insert(m.code).inserted {
             distinct.append(m.code)
             if let a = try catalog.additive(code: m.code) { stored[m.code] = a; inStore.append(m.code) }
         }
