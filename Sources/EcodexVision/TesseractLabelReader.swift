@@ -333,6 +333,20 @@ public final class TesseractLabelReader: LabelReader {
         read(imagesAt: paths) { _ in nil }
     }
 
+    /// Reads several photos in parallel as above, each result handed on as soon as it and the
+    /// photos before it are read (a batch prints as it goes).
+    public func read(imagesAt paths: [String], ahead: Int, each: (Int, Result<OCRResult, Error>) -> Void) {
+        let readers = readers(for: paths.count)
+        guard readers.count > 1 else {
+            for (i, p) in paths.enumerated() { each(i, Result { try read(imageAt: p, until: nil) }) }
+            return
+        }
+        nonisolated(unsafe) let engines = readers
+        ParallelWork.forEachInOrder(count: paths.count, workers: engines.count, ahead: ahead, { w, i in
+            Result { try engines[w].read(imageAt: paths[i], until: nil) }
+        }, each: each)
+    }
+
     /// The burst's frames on every core: the first without a deadline, the others until
     /// `seconds` from now.
     public func read(burstAt paths: [String], within seconds: Double?) -> [Result<OCRResult, Error>] {
@@ -344,8 +358,21 @@ public final class TesseractLabelReader: LabelReader {
 
     /// Photos on as many cores as there are engines for; photo `i` stops at `deadline(i)`.
     private func read(imagesAt paths: [String], deadline: @escaping @Sendable (Int) -> UInt64?) -> [Result<OCRResult, Error>] {
-        let workers = min(paths.count, max(1, parallelism), Self.maxParallel)
-        guard workers > 1 else { return paths.indices.map { i in Result { try read(imageAt: paths[i], until: deadline(i)) } } }
+        let all = readers(for: paths.count)
+        guard all.count > 1 else { return paths.indices.map { i in Result { try read(imageAt: paths[i], until: deadline(i)) } } }
+        // Each reader is used by exactly one worker thread.
+        nonisolated(unsafe) let readers = all
+        // Each worker takes the next unread photo, so a slow photo does not hold up the rest.
+        return ParallelWork.map(count: paths.count, workers: readers.count) { w, i in
+            Result { try readers[w].read(imageAt: paths[i], until: deadline(i)) }
+        }
+    }
+
+    /// This reader and the twins that `count` photos can use, one per core (at most `maxParallel`);
+    /// twins start on the first call that needs them.
+    private func readers(for count: Int) -> [TesseractLabelReader] {
+        let workers = min(count, max(1, parallelism), Self.maxParallel)
+        guard workers > 1 else { return [self] }
         while twins.count < workers - 1 {
             guard let twin = try? TesseractLabelReader(
                 languages: requestedLanguages, dataPath: dataPath, options: options,
@@ -354,12 +381,7 @@ public final class TesseractLabelReader: LabelReader {
             twins.append(twin)
         }
         for twin in twins { twin.keepsPreview = keepsPreview }
-        // Each reader is used by exactly one worker thread.
-        nonisolated(unsafe) let readers: [TesseractLabelReader] = [self] + twins
-        // Each worker takes the next unread photo, so a slow photo does not hold up the rest.
-        return ParallelWork.map(count: paths.count, workers: readers.count) { w, i in
-            Result { try readers[w].read(imageAt: paths[i], until: deadline(i)) }
-        }
+        return [self] + twins.prefix(workers - 1)
     }
 
     /// Re-reads the page when the first pass was unsure, with English and the languages that

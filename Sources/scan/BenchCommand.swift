@@ -136,7 +136,7 @@ struct BenchCommand: ParsableCommand {
             // One engine per worker, as `scan a.jpg b.jpg …` reads them; an image's time is its
             // own stages' (read on one core), with no CPU time (the process's is shared).
             var next = 0
-            scanner.scanImages(at: items.map(path), options: ScanOptions(), chunk: 8 * workers) { _, result in
+            scanner.scanImages(at: items.map(path), options: ScanOptions(), ahead: 8 * workers) { _, result in
                 let item = items[next]
                 next += 1
                 progress.step(item.file)

@@ -31,7 +31,7 @@ struct ImageCommand: ParsableCommand {
         }
         // Several photos are read in parallel (one engine per core, `--jobs`), printed in input order.
         var i = 0
-        scanner.scanImages(at: images, options: options, chunk: 16 * max(1, reading.workers)) { image, result in
+        scanner.scanImages(at: images, options: options, ahead: 16 * max(1, reading.workers)) { image, result in
             switch result {
             case .success(let report):
                 Wiring.remember(report, history: history)

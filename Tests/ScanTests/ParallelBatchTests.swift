@@ -31,4 +31,40 @@ import Testing
                 "input order")
         #expect(one.status == two.status)
     }
+
+    /// A batch prints each result as soon as it and those before it are read, not when the
+    /// last photo is: a shopper (or a driver with a per-photo time limit) sees progress. The
+    /// first input is not a photo, so its line is ready at once; a dozen photos follow.
+    @Test func theFirstLineComesLongBeforeTheLastPhotoIsRead() throws {
+        let photos = (0..<12).map { ScanBinary.path(String(format: "goldset/synth/g%04d.jpg", $0)) }
+        let p = Process()
+        p.executableURL = ScanBinary.executable
+        p.arguments = [ScanBinary.path("README.md")] + photos + ["--format", "json", "--jobs", "2"]
+        var env = ProcessInfo.processInfo.environment
+        env["ECODEX_DATA_DIR"] = scan.dataDir.path
+        env["ECODEX_CONFIG"] = scan.dataDir.appendingPathComponent("preferences.conf").path
+        p.environment = env
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        // The store is built by a first run, so the batch below starts reading at once.
+        _ = try scan.run(["code", "E100"])
+        try p.run()
+        let reader = out.fileHandleForReading
+        var first = Data()
+        while !first.contains(UInt8(ascii: "\n")) {
+            let chunk = reader.availableData
+            if chunk.isEmpty { break }
+            first += chunk
+        }
+        let firstAt = Date()
+        let rest = reader.readDataToEndOfFile()
+        p.waitUntilExit()
+        let gap = Date().timeIntervalSince(firstAt)
+        let lines = String(decoding: first + rest, as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == photos.count + 1)
+        #expect(lines.first?.contains("capture_error") == true, "\(lines.first ?? "")")
+        // Twelve photos take seconds on two cores; a batch that holds its lines prints them all at the end.
+        #expect(gap > 1.0, "the first line came \(gap) s before the end")
+    }
 }

@@ -66,30 +66,25 @@ public final class ScanPipeline {
         return try report(reading: try reader.read(imageAt: path), path: path, options: options, start: start)
     }
 
-    /// Scans many label photos, each on its own (`scan a.jpg b.jpg …`): the reader reads
-    /// `chunk` photos at a time on as many cores as it has engines for, then each reading is
-    /// parsed and assessed here, one after the other, so `each` gets the results in input
-    /// order and as soon as a chunk is done. A photo that fails gives its error in its place.
-    public func scanImages(at paths: [String], options: ScanOptions, chunk: Int = 4,
+    /// Scans many label photos, each on its own (`scan a.jpg b.jpg …`): the reader reads them
+    /// on as many cores as it has engines for, at most `ahead` past the last one handed on, and
+    /// each reading is parsed and assessed here, one after the other, so `each` gets the results
+    /// in input order, each as soon as it and the photos before it are read. A photo that fails
+    /// gives its error in its place.
+    public func scanImages(at paths: [String], options: ScanOptions, ahead: Int = 4,
                            each: (String, Result<ScanReport, Error>) -> Void) {
         guard let reader else {
             for p in paths { each(p, .failure(ScanError.ocrUnavailable)) }
             return
         }
-        var i = 0
-        while i < paths.count {
-            let part = Array(paths[i..<min(paths.count, i + max(1, chunk))])
-            let readings = reader.read(imagesAt: part)
-            for (path, reading) in zip(part, readings) {
-                let start = Clock.now()
-                each(path, Result {
-                    var report = try self.report(reading: try reading.get(), path: path, options: options, start: start)
-                    // Read in parallel: the photo's own stage times, not the wall time of its chunk.
-                    report.timingsMs.total += report.timingsMs.preprocess + report.timingsMs.ocr
-                    return report
-                })
-            }
-            i += part.count
+        reader.read(imagesAt: paths, ahead: ahead) { i, reading in
+            let start = Clock.now()
+            each(paths[i], Result {
+                var report = try self.report(reading: try reading.get(), path: paths[i], options: options, start: start)
+                // Read in parallel: the photo's own stage times, not the wall time of the batch.
+                report.timingsMs.total += report.timingsMs.preprocess + report.timingsMs.ocr
+                return report
+            })
         }
     }
 

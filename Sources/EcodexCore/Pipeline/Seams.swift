@@ -7,6 +7,10 @@ public protocol LabelReader: AnyObject {
     /// Reads several photos, one result per photo in input order; a reader may use
     /// several cores. A photo that fails gives its error in its place.
     func read(imagesAt paths: [String]) -> [Result<OCRResult, Error>]
+    /// Reads several photos and hands each result to `each` on the calling thread, in input
+    /// order, as soon as it and every photo before it are read; at most `ahead` photos are read
+    /// past the last one handed on.
+    func read(imagesAt paths: [String], ahead: Int, each: (Int, Result<OCRResult, Error>) -> Void)
     /// Reads the frames of one burst: the first in full, as a single photo would be; the
     /// others while `seconds` of wall time from the call last (nil: no limit). A frame the
     /// time runs out on keeps what it read by then, marked `OCRResult.outOfTime`.
@@ -17,6 +21,11 @@ extension LabelReader {
     /// One photo after the other.
     public func read(imagesAt paths: [String]) -> [Result<OCRResult, Error>] {
         paths.map { p in Result { try read(imageAt: p) } }
+    }
+
+    /// One photo after the other, each handed on when read.
+    public func read(imagesAt paths: [String], ahead: Int, each: (Int, Result<OCRResult, Error>) -> Void) {
+        for (i, p) in paths.enumerated() { each(i, Result { try read(imageAt: p) }) }
     }
 
     /// Every frame in full (a reader without a clock).
