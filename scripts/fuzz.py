@@ -24,7 +24,9 @@ process must stay at or under 300 MB peak (ru_maxrss), never die by a signal, an
 JSON line per input whose error class, if any, is one the input may give (texts:
 parse_error; photos: capture_error), and an exit code documented for it (texts 0/12, photos
 0/10). A batch that crashes or hangs is killed, the input it was on recorded, and the batch
-resumed after it; a batch over the memory bound is run again one input at a time to name the
+resumed after it; an input over the CPU bound in a batch (whose process CPU between two lines
+also counts the photos read beside it on the other cores) is run again alone, and only counts
+when it is over the bound alone too; a batch over the memory bound is run again one input at a time to name the
 input. Prints a summary; exits 1 when any defect was found. The same seed makes the same inputs.
 """
 import argparse, json, os, random, selectors, shutil, signal, struct, subprocess, sys, tempfile, time, zlib
@@ -350,6 +352,17 @@ def drive(kind, items, make_cmd, index_of, allowed_classes, allowed_codes, args,
     f = Findings(kind)
     f.inputs = len(items)
     batch = args.batch if kind == "texts" else args.image_batch
+
+    def alone(i):
+        """Input `i` run by itself: (its CPU seconds, why it is a defect or None)."""
+        cmd1, stdin1 = make_cmd(i, i + 1)
+        one = run_batch(cmd1, env, stdin1, lambda name: index_of(name, i, i + 1), 1, args.cpu_limit, args.wall_limit,
+                        args.startup_wall)
+        f.processes += 1
+        if one.stopped:
+            return 0.0, one.stopped[2] + " (alone)"
+        return one.cpu.get(i, 0.0), None
+
     start = 0
     while start < len(items):
         end = min(len(items), start + batch)
@@ -364,6 +377,13 @@ def drive(kind, items, make_cmd, index_of, allowed_classes, allowed_codes, args,
             if cls is not None and cls not in allowed_classes:
                 f.undocumented.append((i, f"error class {cls}: {obj['error'].get('message')}", describe(i)))
             c = b.cpu.get(i, 0.0)
+            if c > args.cpu_limit and end - start > 1:
+                # The process's CPU between two lines also holds the photos read beside this one
+                # on the other cores: the input alone says whether it is the slow one.
+                c, why = alone(i)
+                if why:
+                    f.hangs.append((i, why, describe(i)))
+                    continue
             if c > f.worst_cpu[0]:
                 f.worst_cpu = (c, i)
             if c > args.cpu_limit:
@@ -373,7 +393,13 @@ def drive(kind, items, make_cmd, index_of, allowed_classes, allowed_codes, args,
         resume = end
         if b.stopped:
             _, k, why = b.stopped
-            f.hangs.append((start + k, why, describe(start + k)))
+            if end - start > 1:
+                c, why_alone = alone(start + k)
+                why = f"{why}; alone: {why_alone or f'{c:.1f} s CPU'}"
+                if not why_alone and c <= args.cpu_limit:
+                    why = None
+            if why:
+                f.hangs.append((start + k, why, describe(start + k)))
             resume = start + k + 1
         elif b.status < 0:
             k = len(b.lines)
