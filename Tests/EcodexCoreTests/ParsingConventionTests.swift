@@ -476,6 +476,13 @@ struct ParsingConventionTests {
         ("colour (160 a (ii))", ["E160a(ii)"]),
         // No lettered code of that number: the letter is not read into it.
         ("E 950 (a), E471(a)", ["E950", "E471"]),
+        // A roman sub-form as a word of its own, ending the item.
+        ("Säureregulator: E 331 III, E 450 i", ["E331(iii)", "E450(i)"]),
+        ("raising agents: E450 i, E500 ii.", ["E450(i)", "E500(ii)"]),
+        ("colour: E 160 a ii", ["E160a(ii)"]),
+        // `i` that says "and" (Polish, Croatian) is not a sub-form; nor is a form no code has.
+        ("regulatory kwasowości: E 450 i E 331", ["E450", "E331"]),
+        ("kwas cytrynowy E 330 i, sól", ["E330"]),
     ] as [(String, [String])])
     func bracketedLetters(text: String, codes: [String]) {
         Self.expectShipped(text, codes)

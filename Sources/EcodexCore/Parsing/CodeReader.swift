@@ -200,6 +200,11 @@ struct CodeReader {
                     if knownCodes.contains(sub) { code = sub; last += 3 }
                 }
             }
+            // `E 331 III`, `E450 i,`: a roman sub-form as a word of its own, when the store knows it.
+            if code.roman == nil, let roman = romanAlone(at: last) {
+                let sub = ECode(number: code.number, letter: code.letter, roman: roman)
+                if knownCodes.contains(sub) { code = sub; last += 1 }
+            }
             best = Hit(code: code, tokens: start..<last, kind: prefixSlip ? .repaired : .code,
                        known: isKnown(code), needsContext: prefixSlip)
             if best!.known || !allowRepair { return best }
@@ -221,6 +226,16 @@ struct CodeReader {
         guard i + 2 < tokens.count, isPunct(i, "(") || isPunct(i, "["), tokens[i + 1].kind == .word,
               isPunct(i + 2, ")") || isPunct(i + 2, "]") else { return nil }
         let inner = String(decoding: word(i + 1).map { UInt8(truncatingIfNeeded: $0) }, as: UTF8.self).lowercased()
+        return ECode.romanNumerals.contains(inner) ? inner.uppercased() : nil
+    }
+
+    /// A roman numeral standing alone at token `i` and ending an item (`E 331 III`, `E 450 i,`),
+    /// upper-cased. It must end the item: in Polish or Croatian `E 330 i E 331` says "and".
+    private func romanAlone(at i: Int) -> String? {
+        guard i < tokens.count, tokens[i].kind == .word, tokens[i].spaceBefore, tokens[i].length <= 4 else { return nil }
+        let after = i + 1
+        guard after == tokens.count || [",", ";", ")", "]", ".", "\n", "/"].contains(where: { isPunct(after, $0) }) else { return nil }
+        let inner = String(decoding: word(i).map { UInt8(truncatingIfNeeded: $0) }, as: UTF8.self).lowercased()
         return ECode.romanNumerals.contains(inner) ? inner.uppercased() : nil
     }
 
