@@ -467,6 +467,23 @@ struct ParsingConventionTests {
         Self.expectShipped(text, codes)
     }
 
+    @Test("Glyceride esters named without their fatty-acid tail, and the stearates", arguments: [
+        ("Emulsifier: citric acid esters of mono- and diglycerides, salt", ["E472c"]),
+        ("Lactic acid esters of mono- and diglycerides", ["E472b"]),
+        // 21 CFR 184.1101's name, as US labels print it.
+        ("Diacetyl tartaric acid esters of mono- and diglycerides, salt", ["E472e"]),
+        ("Emulgator: Citronensäureester von Mono- und Diglyceriden, Salz", ["E472c"]),
+        ("émulsifiant : esters citriques de mono- et diglycérides, sel", ["E472c"]),
+        ("ácido cítrico, mono y digliceridos perejil", ["E330", "E471"]),
+        // With the tail, as before.
+        ("Acetic acid esters of mono- and diglycerides of fatty acids", ["E472a"]),
+        ("anti-caking agent (calcium stearate)", ["E470a"]),
+        ("Trennmittel: Calciumstearat", ["E470a"]),
+    ] as [(String, [String])])
+    func glycerideEsters(text: String, codes: [String]) {
+        Self.expectShipped(text, codes)
+    }
+
     @Test("A code's letter in brackets: E150(d)", arguments: [
         ("Farbstoff: E150(d)", ["E150d"]),
         ("colour (150 (d)), salt", ["E150d"]),

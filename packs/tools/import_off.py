@@ -104,6 +104,10 @@ def us_spelling(name):
 
 
 US_STYLE = re.compile(r"^(FD&C|D&C|Citrus Red|(Yellow|Red|Blue|Green) (No\. )?\d+( Lake)?$)", re.IGNORECASE)
+# The fatty-acid tail of a glyceride ester's name, and the glycerides that must end what is left.
+FATTY_TAIL = re.compile(r"\s+(of fatty acids|von Speisefettsäuren|von Fettsäuren|d'acides gras(?: alimentaires)?|"
+                        r"des acides gras|degli acidi grassi|de ácidos grasos|de ácidos gordos)$", re.IGNORECASE)
+GLYCERIDES_END = re.compile(r"(glycerides|glyceriden|glycérides|gliceridi|glicéridos)$", re.IGNORECASE)
 
 
 def code_key(code):
@@ -561,6 +565,18 @@ def main():
             if us and us.lower() not in taken and not re.search(r"\d", us):
                 names[c].setdefault("us", []).append(us)
                 taken.add(us.lower())
+
+    # Labels drop the fatty-acid tail of the glyceride esters' names ("citric acid esters of
+    # mono- and diglycerides", "Citronensäureester von Mono- und Diglyceriden"): the short form
+    # is a name too, when what is left still ends in the glycerides (E471, E472a-f).
+    for c in codes:
+        for lang, ns in names[c].items():
+            for n in list(ns):
+                m = FATTY_TAIL.search(n)
+                short = n[:m.start()].strip() if m else ""
+                if short and GLYCERIDES_END.search(short) and short.lower() not in taken:
+                    ns.append(short)
+                    taken.add(short.lower())
 
     # parents: nearest existing structural ancestor
     parent = {}
