@@ -105,6 +105,23 @@ struct ParsingConventionTests {
         S.expectCodes(text, codes)
     }
 
+    @Test("A number right after its class word, without brackets, is a code", arguments: [
+        ("Preservative 211, colour 150d", ["E211", "E150d"]),
+        ("Permitted class II preservative 223", ["E223"]),
+        ("Emulsifier 322 (soy), sugar", ["E322"]),
+        ("thickener 1442, flavour", ["E1442"]),
+        ("Food acid 330 and 331", ["E330", "E331"]),
+        ("conservateurs 202, E-235", ["E202", "E235"]),
+        // Still not a quantity, nor a number after another word, nor a code of another function.
+        ("Colour 150 g", []),
+        ("Farbstoff 330, Säure 100", []),
+        ("Preservative free 200 g", []),
+        ("serving size 330 ml", []),
+    ] as [(String, [String])])
+    func numberRightAfterItsClassWord(text: String, codes: [String]) {
+        Self.expectShipped(text, codes)
+    }
+
     @Test("Class words of every EU language and Norwegian open a scope for bare numbers", arguments: [
         "Surhetsreglerande medel (330)",              // sv
         "Surhedsregulerende middel (330)",            // da

@@ -468,13 +468,19 @@ struct ParseSession {
             let namedBefore = it.function == nil && k > 0 && tokens[k - 1].kind == .punct && tokens[k - 1].key == 0x28
                 ? nameHits.last { $0.tokens.upperBound == k - 1 } : nil
             guard it.function != nil || namedBefore != nil else { continue }
-            // A number inside a word run (`Red 40`) or a quantity is not a code.
+            // A number inside a word run (`Red 40`) or a quantity is not a code; right after the
+            // item's own class word it is (`Preservative 211`, `Colour 150d`, `Emulsifier 322 (soy)`),
+            // when that word was read surely and names one of the code's functions (an OCR
+            // `Säure` from `SUREE` above a nutrition table's `100` is not E100).
+            var afterClassWord = false
             if k > 0, tokens[k - 1].kind == .word, !consumed[k - 1], !Self.conjunctions.contains(tokens[k - 1].key) {
-                continue
+                guard it.classTokens?.upperBound == k, !it.weakClass else { continue }
+                afterClassWord = true
             }
             // `2044.550`, `1,330`: the tail of a longer number.
             if k >= 2, Token.isInnerNumberPunct(tokens, k - 1) { continue }
             guard let h = reader.readBare(at: k) else { continue }
+            if afterClassWord, !sameFunction(h.code, it) { continue }
             if let n = namedBefore, !Self.sameAdditive(n.code, h.code) { continue }
             for j in h.tokens { consumed[j] = true }
             codeHits.append(h)
