@@ -161,6 +161,17 @@ struct ParsingConventionTests {
         S.expectCodes(text, [])
     }
 
+    @Test("INS with its I read as l or 1 counts in additive context, like F for E", arguments: [
+        ("Acidity regulator (lNS 330)", ["E330"]),
+        ("Preservative (1NS211)", ["E211"]),
+        ("Acidity regulator (INS 330), preservative (1NS 211)", ["E330", "E211"]),
+        ("salt, lNS 330", []),
+        ("1 NS 330", []),
+    ] as [(String, [String])])
+    func insPrefixSlips(text: String, codes: [String]) {
+        S.expectCodes(text, codes)
+    }
+
     @Test("INS and E lists share their prefix", arguments: [
         ("INS 240,241,242", ["E240", "E241", "E242"]),
         ("INS 330, 331", ["E330", "E331"]),
@@ -495,6 +506,9 @@ struct ParsingConventionTests {
         // With the tail, as before.
         ("Acetic acid esters of mono- and diglycerides of fatty acids", ["E472a"]),
         ("anti-caking agent (calcium stearate)", ["E470a"]),
+        // 21 CFR 172.135's name: not calcium disodium EDTA, E385.
+        ("Chickpeas, water, salt, disodium EDTA", ["E386"]),
+        ("Egg yolks, vinegar, calcium disodium EDTA", ["E385"]),
         ("Trennmittel: Calciumstearat", ["E470a"]),
     ] as [(String, [String])])
     func glycerideEsters(text: String, codes: [String]) {

@@ -57,6 +57,13 @@ struct CodeReader {
             guard let h = readBody(word(i + 1), next: i + 2, start: i, prefixSlip: true) else { return [] }
             return [h]
         }
+        // `lNS 330`, `1NS 211`: INS with its `I` read as `l` or `1`, set apart from its number; the
+        // same rule as `F 476`.
+        if Self.isINSSlip(w), w.count == 3, i + 1 < tokens.count, tokens[i + 1].kind == .word,
+           tokens[i + 1].isDigits, (3...4).contains(tokens[i + 1].length) {
+            guard let h = readBody(word(i + 1), next: i + 2, start: i, prefixSlip: true) else { return [] }
+            return [h]
+        }
         let (prefixLength, strong) = prefix(of: w)
         guard prefixLength > 0 else { return [] }
         let rest = w.dropFirst(prefixLength)
@@ -119,7 +126,15 @@ struct CodeReader {
         guard let f = a.first else { return (0, false) }
         if f == 0x45 { return (1, true) }
         if (f == 0x46 || f == 0x43), w.count >= 4 { return (1, false) }
+        if Self.isINSSlip(w), w.count >= 6 { return (3, false) }
         return (0, false)
+    }
+
+    /// `LNS`, `1NS`, `|NS`: the INS prefix with its `I` read as `l`, `1` or `|` (folded to capitals).
+    static func isINSSlip(_ w: ArraySlice<UInt32>) -> Bool {
+        guard w.count >= 3, let f = w.first else { return false }
+        let i = w.startIndex
+        return (f == 0x4C || f == 0x31 || f == 0x7C) && w[i + 1] == 0x4E && w[i + 2] == 0x53
     }
 
     /// `E (124, 122, 133)`: one prefix shared by a bracketed list of numbers.
