@@ -509,6 +509,9 @@ struct ParsingConventionTests {
         // 21 CFR 172.135's name: not calcium disodium EDTA, E385.
         ("Chickpeas, water, salt, disodium EDTA", ["E386"]),
         ("Egg yolks, vinegar, calcium disodium EDTA", ["E385"]),
+        // German labels' `tocopherolreicher Extrakt` is E306, not alpha-tocopherol.
+        ("Antioxidationsmittel: Natriumascorbat, Tocopherol-reicher Extrakt", ["E301", "E306"]),
+        ("Antioxidationsmittel: tocopherolreiche Extrakte, Alpha-Tocopherol", ["E306", "E307"]),
         ("Trennmittel: Calciumstearat", ["E470a"]),
     ] as [(String, [String])])
     func glycerideEsters(text: String, codes: [String]) {
