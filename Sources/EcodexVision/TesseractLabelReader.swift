@@ -330,21 +330,13 @@ public final class TesseractLabelReader: LabelReader {
     /// Reads several photos in parallel, one engine per core (at most `maxParallel`),
     /// results in input order. Extra engines start on the first call that needs them.
     public func read(imagesAt paths: [String]) -> [Result<OCRResult, Error>] {
-        read(imagesAt: paths) { _ in nil }
+        all(paths) { _ in nil }
     }
 
     /// Reads several photos in parallel as above, each result handed on as soon as it and the
     /// photos before it are read (a batch prints as it goes).
     public func read(imagesAt paths: [String], ahead: Int, each: (Int, Result<OCRResult, Error>) -> Void) {
-        let readers = readers(for: paths.count)
-        guard readers.count > 1 else {
-            for (i, p) in paths.enumerated() { each(i, Result { try read(imageAt: p, until: nil) }) }
-            return
-        }
-        nonisolated(unsafe) let engines = readers
-        ParallelWork.forEachInOrder(count: paths.count, workers: engines.count, ahead: ahead, { w, i in
-            Result { try engines[w].read(imageAt: paths[i], until: nil) }
-        }, each: each)
+        read(imagesAt: paths, ahead: ahead, deadline: { _ in nil }, each: each)
     }
 
     /// The burst's frames on every core: the first without a deadline, the others until
@@ -353,19 +345,32 @@ public final class TesseractLabelReader: LabelReader {
         guard let seconds else { return read(imagesAt: paths) }
         // At most a day: a bigger number cannot overflow the clock and means no limit anyway.
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(min(max(0, seconds), 86_400) * 1e9)
-        return read(imagesAt: paths) { $0 == 0 ? nil : deadline }
+        return all(paths) { $0 == 0 ? nil : deadline }
     }
 
-    /// Photos on as many cores as there are engines for; photo `i` stops at `deadline(i)`.
-    private func read(imagesAt paths: [String], deadline: @escaping @Sendable (Int) -> UInt64?) -> [Result<OCRResult, Error>] {
+    /// Every photo's result at once (no window: all may be read before the first is taken).
+    private func all(_ paths: [String], deadline: @escaping @Sendable (Int) -> UInt64?) -> [Result<OCRResult, Error>] {
+        var results: [Result<OCRResult, Error>] = []
+        results.reserveCapacity(paths.count)
+        read(imagesAt: paths, ahead: paths.count, deadline: deadline) { _, r in results.append(r) }
+        return results
+    }
+
+    /// Photos on as many cores as there are engines for, handed on in input order; photo `i`
+    /// stops at `deadline(i)`.
+    private func read(imagesAt paths: [String], ahead: Int, deadline: @escaping @Sendable (Int) -> UInt64?,
+                      each: (Int, Result<OCRResult, Error>) -> Void) {
         let all = readers(for: paths.count)
-        guard all.count > 1 else { return paths.indices.map { i in Result { try read(imageAt: paths[i], until: deadline(i)) } } }
+        guard all.count > 1 else {
+            for i in paths.indices { each(i, Result { try read(imageAt: paths[i], until: deadline(i)) }) }
+            return
+        }
         // Each reader is used by exactly one worker thread.
         nonisolated(unsafe) let readers = all
         // Each worker takes the next unread photo, so a slow photo does not hold up the rest.
-        return ParallelWork.map(count: paths.count, workers: readers.count) { w, i in
+        ParallelWork.forEachInOrder(count: paths.count, workers: readers.count, ahead: ahead, { w, i in
             Result { try readers[w].read(imageAt: paths[i], until: deadline(i)) }
-        }
+        }, each: each)
     }
 
     /// This reader and the twins that `count` photos can use, one per core (at most `maxParallel`);

@@ -240,8 +240,7 @@ struct CodeReader {
     private func romanInBrackets(at i: Int) -> String? {
         guard i + 2 < tokens.count, isPunct(i, "(") || isPunct(i, "["), tokens[i + 1].kind == .word,
               isPunct(i + 2, ")") || isPunct(i + 2, "]") else { return nil }
-        let inner = String(decoding: word(i + 1).map { UInt8(truncatingIfNeeded: $0) }, as: UTF8.self).lowercased()
-        return ECode.romanNumerals.contains(inner) ? inner.uppercased() : nil
+        return roman(ofWord: i + 1)
     }
 
     /// A roman numeral standing alone at token `i` and ending an item (`E 331 III`, `E 450 i,`),
@@ -250,6 +249,11 @@ struct CodeReader {
         guard i < tokens.count, tokens[i].kind == .word, tokens[i].spaceBefore, tokens[i].length <= 4 else { return nil }
         let after = i + 1
         guard after == tokens.count || [",", ";", ")", "]", ".", "\n", "/"].contains(where: { isPunct(after, $0) }) else { return nil }
+        return roman(ofWord: i)
+    }
+
+    /// The word at token `i` as a roman numeral (`ii`, `III`), upper-cased; nil when it is none.
+    private func roman(ofWord i: Int) -> String? {
         let inner = String(decoding: word(i).map { UInt8(truncatingIfNeeded: $0) }, as: UTF8.self).lowercased()
         return ECode.romanNumerals.contains(inner) ? inner.uppercased() : nil
     }

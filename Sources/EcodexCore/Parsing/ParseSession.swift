@@ -135,9 +135,9 @@ struct ParseSession {
             // A code token has a digit (`E330`, `E2l1`, `F129`) or is a bare prefix (`E`, `INS`, `SIN`,
             // and `lNS` or `1NS` read for `INS`).
             let candidate = t.kind == .word
-                ? ((lead == 0x45 || lead == 0x49 || lead == 0x53 || lead == 0x46 || lead == 0x43
-                    || lead == 0x4C || lead == 0x31 || lead == 0x7C)
-                    && (t.hasDigit || t.length == 1 || t.length == 3))
+                ? ((lead == 0x45 || lead == 0x49 || lead == 0x53 || lead == 0x46 || lead == 0x43)
+                    && (t.hasDigit || t.length == 1 || t.length == 3)
+                    || CodeReader.isINSSlip(norm.scalars[Int(t.start)..<Int(t.end)]))
                 : (t.key == 0xA3 || t.key == 0x20AC)
             if candidate {
                 let hits = reader.readPrefixed(at: i)
