@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// Runs the built `scan` executable the way a user does, with its own data folder.
-struct ScanBinary {
+/// Runs the built `scan` executable the way a user does, with its own data folder, which is
+/// removed when the last reference goes (each test gets a fresh one and leaves nothing in /tmp).
+final class ScanBinary: Sendable {
     struct Run {
         let status: Int32
         let stdout: String
@@ -43,6 +44,8 @@ struct ScanBinary {
         dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("ecodex-e2e-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: dataDir, withIntermediateDirectories: true)
     }
+
+    deinit { try? FileManager.default.removeItem(at: dataDir) }
 
     static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
 

@@ -18,18 +18,20 @@ final class UpdateServerProcess {
     private(set) var port = 0
     private var pid: pid_t = 0
 
-    init(folder: URL? = nil, backend: ServerBackend = .sqlite) throws {
-        self.folder = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("ecodex-server-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)
+    init(backend: ServerBackend = .sqlite) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("ecodex-server-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         switch backend {
-        case .sqlite: database = self.folder.appendingPathComponent("server.sqlite").path
+        case .sqlite: database = folder.appendingPathComponent("server.sqlite").path
         case .postgres: database = try PostgresTestCluster.shared.get().newDatabase()
         }
-        log = self.folder.appendingPathComponent("server-\(UUID().uuidString).log")
+        log = folder.appendingPathComponent("server-\(UUID().uuidString).log")
     }
 
+    /// Stops the server and removes its folder (its SQLite file, logs and tool outputs).
     deinit {
         stop()
+        try? FileManager.default.removeItem(at: folder)
     }
 
     var base: String { "http://127.0.0.1:\(port)" }

@@ -31,7 +31,9 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     a = ap.parse_args()
     # A private store, so that a run never touches the user's data folder.
-    env = dict(os.environ, ECODEX_DATA_DIR=tempfile.mkdtemp(prefix="ecodex-cases-"))
+    # It is removed when the run ends.
+    scratch = tempfile.TemporaryDirectory(prefix="ecodex-cases-")
+    env = dict(os.environ, ECODEX_DATA_DIR=scratch.name)
     subprocess.run([a.scan, "code", "E330"], env=env, capture_output=True)
 
     def codes(text):

@@ -75,7 +75,8 @@ def main() -> int:
     signal.signal(signal.SIGALRM, lambda *_: fail(f"did not finish in {o.limit} s"))
     signal.alarm(o.limit)
 
-    tmp = Path(tempfile.mkdtemp(prefix="ecodex-dask-test-"))
+    scratch = tempfile.TemporaryDirectory(prefix="ecodex-dask-test-")  # removed when the run ends
+    tmp = Path(scratch.name)
     os.environ.update(ECODEX_DATA_DIR=str(tmp / "data"), ECODEX_CONFIG=str(tmp / "preferences.conf"),
                       OMP_THREAD_LIMIT="1", NO_COLOR="1")
     images = pick_images(o.images, o.seed)
