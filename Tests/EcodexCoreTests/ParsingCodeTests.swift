@@ -10,6 +10,8 @@ struct ParsingCodeTests {
         ("Sugar, E 330, salt", "E330", "E 330"),
         ("Sugar, E-330.", "E330", "E-330"),
         ("E.330", "E330", "E.330"),
+        ("Sugar, E_330, salt", "E330", "E_330"),
+        ("Sugar, E·330, salt", "E330", "E·330"),
         ("e330", "E330", "e330"),
         ("acid: E0330", "E330", "E0330"),
         ("INS 330", "E330", "INS 330"),

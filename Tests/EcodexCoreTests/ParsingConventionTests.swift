@@ -565,6 +565,15 @@ struct ParsingConventionTests {
         // A list header with a negated word in it still lists.
         ("Zutaten ohne Gentechnik: Zucker, E330", ["E330"]),
         ("Emulsifier (No: 322), salt", ["E322"]),
+        // An additive added to the packaging is not in the food; one added to the food is.
+        ("Corn, sugar, salt. BHT added to packaging material to preserve freshness.", []),
+        ("To preserve freshness, BHT has been added to the packaging.", []),
+        ("Maïs, sel, BHT ajouté à l'emballage pour préserver la fraîcheur", []),
+        ("cereal (corn, E330, BHT added to packaging)", ["E330"]),
+        ("Corn, salt, BHT (added to packaging), E330", ["E330"]),
+        ("Added to packaging: BHT. Sugar, E102", ["E102"]),
+        ("Corn, BHT added to preserve freshness", ["E321"]),
+        ("Packaging gas: E941", ["E941"]),
     ] as [(String, [String])])
     func negation(text: String, codes: [String]) {
         Self.expectShipped(text, codes)

@@ -72,12 +72,13 @@ struct CodeReader {
             return strong ? [h] + readPrefixedListTail(after: h, ins: prefixLength == 3) : [h]
         }
         guard strong else { return [] }
-        // Prefix alone: skip separators (`E-330`, `E.330`, `INS N°420`, `INS #202`, `INS N'952`).
+        // Prefix alone: skip separators (`E-330`, `E.330`, `E_330`, `E·330`, `INS N°420`, `INS #202`,
+        // `INS N'952`).
         var j = i + 1
         var separators = 0
         while j < tokens.count, separators < 3 {
             let u = tokens[j]
-            if u.kind == .punct, [0x2D, 0x2E, 0x23, 0xB0, 0x27, 0x3A].contains(u.key) {
+            if u.kind == .punct, [0x2D, 0x2E, 0x23, 0xB0, 0x27, 0x3A, 0x5F, 0xB7].contains(u.key) {
                 j += 1; separators += 1; continue
             }
             if u.kind == .word, NameIndex.numberMarks.contains(u.key), j + 1 < tokens.count,

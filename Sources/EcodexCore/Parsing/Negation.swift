@@ -1,6 +1,8 @@
 /// Words that deny what follows them in their item: `ohne Konservierungsstoffe`,
 /// `sans colorants ni conservateurs`, `No added MSG`, `free from E621`. An additive or a
 /// class word in that scope is not on the label; a class word there gives no context.
+/// An item that says its additive was added to the packaging is treated the same way
+/// (`markPackaging`).
 ///
 /// The scope runs to the end of the item (a comma, semicolon, sentence end or the item's
 /// closing bracket) or to a word that brings back what is there (`ohne Zucker, mit
@@ -47,7 +49,34 @@ enum Negation {
             }
             i = j
         }
+        markPackaging(tokens: tokens, structure: structure, negated: &negated)
         return negated
+    }
+
+    /// Words that name the package and words that say something was put there: `BHT added to
+    /// packaging material to preserve freshness`, `BHT ajouté à l'emballage` (US and Canadian
+    /// cereals). Such an additive is in the package, not the food. `Packaging gas: nitrogen` and
+    /// `packed in a protective atmosphere` say nothing was added, so they stay.
+    static let packagingWords = ["PACKAGING", "PACKAGE", "PACKAGES", "LINER", "LINERS", "EMBALLAGE", "EMBALLAGES"]
+        .map(Token.hash)
+    static let addedWords = ["ADDED", "ADD", "APPLIED", "USED", "AJOUTE", "AJOUTEE", "AJOUTES", "AJOUTEES", "UTILISE"]
+        .map(Token.hash)
+
+    /// Marks the words of each item that says its additive was added to the packaging, and the
+    /// items a header like `Added to packaging:` lists. Only the item's own words: in
+    /// `cereal (corn, E330, BHT added to packaging)`, E330 stays.
+    private static func markPackaging(tokens: [Token], structure: IngredientStructure, negated: inout [Bool]) {
+        for (k, item) in structure.items.enumerated() {
+            let words = item.tokens.filter { tokens[$0].kind == .word }
+            guard words.contains(where: { packagingWords.contains(tokens[$0].key) }),
+                  words.contains(where: { addedWords.contains(tokens[$0].key) }) else { continue }
+            for t in item.tokens where structure.itemOfToken[t] == Int32(k) { negated[t] = true }
+            if item.isHeader, words.count <= 5 {
+                for other in structure.items where other.header == k {
+                    for t in other.tokens { negated[t] = true }
+                }
+            }
+        }
     }
 
     /// Whether item `k`, where a negation starts at token `i`, is a short header that denies what
