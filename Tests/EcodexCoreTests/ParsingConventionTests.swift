@@ -539,6 +539,25 @@ struct ParsingConventionTests {
         Self.expectShipped(text, codes)
     }
 
+    @Test("A caramel colour's class names its code", arguments: [
+        ("water, caramel colour (class IV), phosphoric acid", ["E150d", "E338"]),
+        ("water, caramel color class IV, salt", ["E150d"]),
+        ("water, class III caramel, salt", ["E150c"]),
+        ("water, class IV caramel colour", ["E150d"]),
+        ("water, caramel colour (IV), salt", ["E150d"]),
+        ("colour (caramel I), salt", ["E150a"]),
+        // No class: the colour of any class; caramel alone is a food.
+        ("water, caramel colour, vitamin (I), salt", ["E150"]),
+        ("water, caramel, salt", []),
+        ("caramel (sugar, water), salt", []),
+        // German: the older spelling of the Union list's `Ammoniumsulfit-Zuckerkulör`.
+        ("Wasser, Farbstoff: Ammonsulfit-Zuckerkulör", ["E150d"]),
+        ("Wasser, Farbstoff: Ammoniumsulfit-Zuckerkulör", ["E150d"]),
+    ] as [(String, [String])])
+    func caramelClass(text: String, codes: [String]) {
+        Self.expectShipped(text, codes)
+    }
+
     @Test("What a label says it is free of is not found", arguments: [
         ("Free from artificial colours. No E621.", []),
         ("No added MSG, salt, E330", ["E330"]),

@@ -508,9 +508,52 @@ struct ParseSession {
             if spelledOutUnsure(h.tokens) { (c.needsContext, c.spelledOut) = (true, true) }
             candidates.append(c)
         }
-        candidates += nameHits.filter { n in !n.tokens.contains(where: { consumed[$0] }) }
+        candidates += nameHits.filter { n in !n.tokens.contains(where: { consumed[$0] }) }.map(caramelClassNamed)
         candidates.sort { $0.tokens.lowerBound < $1.tokens.lowerBound }
         return candidates
+    }
+
+    private static let caramel = ECode(number: 150)
+    private static let classWords = ["CLASS", "CLASSE", "KLASSE", "CLASE"].map(Token.hash)
+    private static let caramelClasses: [UInt64: Character] = [Token.hash("I"): "a", Token.hash("II"): "b",
+                                                              Token.hash("III"): "c", Token.hash("IV"): "d"]
+
+    /// `caramel colour (class IV)`, `class III caramel`, `caramel color (IV)`: the Codex class of
+    /// a caramel colour (CXG 36; FSANZ Schedule 8 prints `caramel IV`) names its code, E150a to
+    /// E150d. The class is a roman numeral, after `class` or alone, right before or after the
+    /// name and its class word (in brackets or not). A name needing context needs none once its
+    /// class is given.
+    private func caramelClassNamed(_ n: Candidate) -> Candidate {
+        guard n.code == Self.caramel else { return n }
+        func isPunct(_ i: Int, _ keys: [UInt64]) -> Bool { i < tokens.count && tokens[i].kind == .punct && keys.contains(tokens[i].key) }
+        func isWord(_ i: Int, in keys: [UInt64]) -> Bool {
+            i >= 0 && i < tokens.count && tokens[i].kind == .word && !consumed[i] && keys.contains(tokens[i].key)
+        }
+        var refined = n
+        // After: `(class IV)`, `(IV)`, `class IV`, `IV`.
+        var j = n.tokens.upperBound
+        // `caramel colour (class IV)`: the class word of the name's own item may come between.
+        if let cls = item(n.tokens.lowerBound)?.classTokens, cls.lowerBound == j { j = cls.upperBound }
+        let bracket = isPunct(j, [0x28, 0x5B])
+        if bracket { j += 1 }
+        let classed = isWord(j, in: Self.classWords)
+        if classed { j += 1 }
+        if let letter = isWord(j, in: Array(Self.caramelClasses.keys)) ? Self.caramelClasses[tokens[j].key] : nil,
+           !bracket || isPunct(j + 1, [0x29, 0x5D]), bracket || classed || j + 1 == tokens.count || tokens[j + 1].kind == .punct {
+            refined.code = ECode(number: 150, letter: letter)
+            refined.tokens = n.tokens.lowerBound..<(bracket ? j + 2 : j + 1)
+        } else if isWord(n.tokens.lowerBound - 2, in: Self.classWords), isWord(n.tokens.lowerBound - 1, in: Array(Self.caramelClasses.keys)),
+                  let letter = Self.caramelClasses[tokens[n.tokens.lowerBound - 1].key] {
+            // Before: `class IV caramel colour`.
+            refined.code = ECode(number: 150, letter: letter)
+            refined.tokens = (n.tokens.lowerBound - 2)..<n.tokens.upperBound
+        } else {
+            return n
+        }
+        guard reader.isKnown(refined.code), reader.knownCodes.contains(refined.code) else { return n }
+        refined.contextOnly = false
+        refined.needsContext = false
+        return refined
     }
 
     /// A code spelled in single digits set apart (`E 2 5 0`) from unsure OCR words: on a photo
