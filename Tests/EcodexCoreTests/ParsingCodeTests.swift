@@ -31,6 +31,8 @@ struct ParsingCodeTests {
         ("E1422", "E1422", "E1422"),
         ("E1520", "E1520", "E1520"),
         ("Ｅ３３０", "E330", "Ｅ３３０"),
+        ("sugar, E٣٣٠, salt", "E330", "E٣٣٠"),
+        ("sugar, E ३३०, salt", "E330", "E ३३०"),
         ("\u{435}322", "E322", "\u{435}322"),
     ])
     func codeForms(text: String, code: String, spanned: String) {

@@ -162,6 +162,10 @@ struct ScalarFolder {
             return [(a >= 0x61 && a <= 0x7A) ? a - 0x20 : a]
         }
         if let special = specials[v] { return special }
+        // Digits of other scripts (Arabic-Indic `٣٣٠`, Devanagari `३३०`) are the ASCII digits.
+        if s.properties.generalCategory == .decimalNumber, let d = s.properties.numericValue, d >= 0, d <= 9 {
+            return [0x30 + UInt32(d)]
+        }
         if s.properties.generalCategory == .nonspacingMark || s.properties.generalCategory == .enclosingMark {
             return []
         }

@@ -474,15 +474,23 @@ struct ParseSession {
             // item's own class word it is (`Preservative 211`, `Colour 150d`, `Emulsifier 322 (soy)`),
             // when that word was read surely and names one of the code's functions (an OCR
             // `Säure` from `SUREE` above a nutrition table's `100` is not E100).
+            // So is a number right after a name of the same additive (`Colour (Caramel 150d)`).
             var afterClassWord = false
+            var afterName: Candidate?
             if k > 0, tokens[k - 1].kind == .word, !consumed[k - 1], !Self.conjunctions.contains(tokens[k - 1].key) {
-                guard it.classTokens?.upperBound == k, !it.weakClass else { continue }
-                afterClassWord = true
+                if it.classTokens?.upperBound == k, !it.weakClass {
+                    afterClassWord = true
+                } else if let n = nameHits.last(where: { $0.tokens.upperBound == k }) {
+                    afterName = n
+                } else {
+                    continue
+                }
             }
             // `2044.550`, `1,330`: the tail of a longer number.
             if k >= 2, Token.isInnerNumberPunct(tokens, k - 1) { continue }
             guard let h = reader.readBare(at: k) else { continue }
             if afterClassWord, !sameFunction(h.code, it) { continue }
+            if let n = afterName, !Self.sameAdditive(n.code, h.code) { continue }
             if let n = namedBefore, !Self.sameAdditive(n.code, h.code) { continue }
             for j in h.tokens { consumed[j] = true }
             codeHits.append(h)
@@ -643,6 +651,11 @@ struct ParseSession {
             if k >= 0 {
                 let it = structure.items[k]
                 function = it.function == FunctionClasses.genericID ? nil : it.function
+                // A header's function carried past its first item is the additive's only when it is
+                // one of its own: in `colour: E150d, citric acid`, citric acid is no colour (the card
+                // then shows the additive's own class). The first item keeps the label's word.
+                if it.ownFunction == nil, let h = it.header, structure.items.firstIndex(where: { $0.header == h }) != k,
+                   functionKnown(best.code), !sameFunction(best.code, it) { function = nil }
                 // `Farbstoff E 150d`: the class word right before the additive is part of what named it.
                 if let cls = it.classTokens, cls.upperBound <= first,
                    tokens[cls.upperBound..<first].allSatisfy({ $0.kind == .punct && $0.key == 0x3A }) {
