@@ -13,6 +13,8 @@ swift test "$@"
 # suite, not when arguments pick tests. Installs scripts/distributed/requirements.txt into
 # .venv-distributed/ the first time.
 if [ $# -eq 0 ]; then
+  # The pack generator's name rules (packs/tools/import_off.py), checked on the committed records.
+  python3 packs/tools/test_import_off.py
   python="$(scripts/distributed/venv.sh)"
   timeout 1200 "$python" scripts/distributed/test_driver.py "$(swift build --show-bin-path)/scan"
 fi

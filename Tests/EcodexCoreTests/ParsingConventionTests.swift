@@ -544,7 +544,7 @@ struct ParsingConventionTests {
         Self.expectShipped(text, codes)
     }
 
-    @Test("A caramel colour's class names its code", arguments: [
+    @Test("A caramel colour's class names its code; Ukrainian names", arguments: [
         ("water, caramel colour (class IV), phosphoric acid", ["E150d", "E338"]),
         ("water, caramel color class IV, salt", ["E150d"]),
         ("water, class III caramel, salt", ["E150c"]),
@@ -562,6 +562,9 @@ struct ParsingConventionTests {
         // German: the older spelling of the Union list's `Ammoniumsulfit-Zuckerkulör`.
         ("Wasser, Farbstoff: Ammonsulfit-Zuckerkulör", ["E150d"]),
         ("Wasser, Farbstoff: Ammoniumsulfit-Zuckerkulör", ["E150d"]),
+        // Ukrainian (data .15): the taxonomy had only the Russian names.
+        ("Вода, барвник: цукровий колер IV, кислота лимонна", ["E150d", "E330"]),
+        ("Цукор, регулятор кислотності: лимонна кислота, підсилювач смаку: глутамат натрію", ["E330", "E621"]),
     ] as [(String, [String])])
     func caramelClass(text: String, codes: [String]) {
         Self.expectShipped(text, codes)

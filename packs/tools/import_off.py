@@ -506,12 +506,14 @@ def main():
     for c in codes:
         e = by_code[c]
         nd = {}
-        for lang in sorted(e["names"]):
-            cleaned = [n.strip(" :") for n in offtaxonomy.clean_names(e, lang)]
+        # Curated names may be in a language the taxonomy's entry lacks (Ukrainian, say).
+        extra = cur.get("extra_names", {}).get(c, {})
+        for lang in sorted(set(e["names"]) | {k.replace("-", "_") for k in extra}):
+            cleaned = [n.strip(" :") for n in offtaxonomy.clean_names(e, lang)] if lang in e["names"] else []
             cleaned = [n for n in cleaned if len(n) >= 3 and not JUNK_NAME.search(n) and not (FORMULA.match(n) and re.search(r"\d", n))
                        and n.lower() not in drop_names.get(c, [])]
             lang = lang.replace("_", "-")
-            for n in cleaned + cur.get("extra_names", {}).get(c, {}).get(lang, []):
+            for n in cleaned + extra.get(lang, []):
                 lst = nd.setdefault(lang, [])
                 if n.lower() not in [x.lower() for x in lst]:
                     lst.append(n)

@@ -70,5 +70,12 @@ class ContextOnly(unittest.TestCase):
         self.assertNotIn("carbon dioxide", [n.lower() for n in record("E290")["context_names"]])
 
 
+class CuratedNames(unittest.TestCase):
+    def test_names_in_a_language_the_taxonomy_lacks(self):
+        # The taxonomy has no Ukrainian name for E621 or E150d; curated ones must not be dropped.
+        for code, name in [("E621", "глутамат натрію"), ("E150d", "цукровий колер IV")]:
+            self.assertIn(name, record(code)["names"].get("uk", []), code)
+
+
 if __name__ == "__main__":
     unittest.main()
