@@ -465,6 +465,19 @@ struct ParsingConventionTests {
         Self.expectShipped(text, codes)
     }
 
+    @Test("A long word's last letter OCR reads for another by shape is a slip; other last-letter edits are not", arguments: [
+        // Gold g0230 (Dutch, small print): `kaliumsorbeat en natriumbenzoaal`.
+        ("conserveermiddelen: kaliumsorbaat en natriumbenzoaal, aroma", ["E202", "E211"]),
+        ("Konservierungsstoff: Natriumbenzoal", ["E211"]),
+        ("conserveermiddel: kaliumsorbaal", ["E202"]),
+        // `s`/`d` is no shape slip; a short word keeps its last letter.
+        ("carbonated water", []),
+        ("Konservierungsstoff: Natriumbenzoam", []),
+    ] as [(String, [String])])
+    func lastLetterSlips(text: String, codes: [String]) {
+        Self.expectShipped(text, codes)
+    }
+
     @Test("A line's first letter lost at the edge of the print, inside a name", arguments: [
         ("LESS THAN 2% OF DIPOTASSIUM\nHOSPHATE, SALT", ["E340(ii)"]),
         ("OF: MONO-\nND DIGLYCERIDES, SODIUM ALUMINOSILICATE", ["E471", "E554"]),

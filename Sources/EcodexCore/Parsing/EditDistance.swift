@@ -61,6 +61,29 @@ enum EditDistance {
         return true
     }
 
+    /// Whether `x` and `y` differ only in their last letter, and those two are letters OCR reads
+    /// for each other at the end of a long word in small print: `natriumbenzoaal`,
+    /// `Kaliumsorbal`, `cyclamaal` for the `-at`/`-aat` of salts. Other last-letter edits make other
+    /// words (`carbonates` / `carbonated`), so only these shape pairs count, from 8 letters on.
+    static func isLastLetterShapeSlip(_ x: UnsafeBufferPointer<UInt32>, _ y: ArraySlice<UInt32>) -> Bool {
+        guard x.count == y.count, x.count >= 8, let xl = x.last, let yl = y.last, xl != yl,
+              lastLetterSlips.contains(pairKey(xl, yl)) else { return false }
+        let b = y.startIndex
+        for i in 0..<(x.count - 1) where x[i] != y[b + i] { return false }
+        return true
+    }
+
+    /// Letter pairs OCR confuses at a long word's end (folded to capitals): `t`/`l`, `t`/`f`,
+    /// `t`/`i`, `l`/`i`.
+    private static let lastLetterSlips: Set<UInt64> = {
+        var set = Set<UInt64>()
+        for g in ["TL", "TF", "TI", "LI"] {
+            let v = g.unicodeScalars.map(\.value)
+            set.insert(pairKey(v[0], v[1]))
+        }
+        return set
+    }()
+
     /// Letter pairs OCR confuses at a word's start (folded to capitals): `g`/`q`, `c`/`G`, `c`/`e`,
     /// `o`/`c`, `h`/`k`, `i`/`l`.
     private static let firstLetterSlips: Set<UInt64> = {

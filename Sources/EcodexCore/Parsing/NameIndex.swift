@@ -289,8 +289,9 @@ struct NameIndex: Sendable {
     /// Appends (as `encode(id)`) the known words one plausible slip from `word`, not at its first
     /// or last letter, skipping those already appended since `since`; true once 8 are there.
     /// Edits at a word's first or last letter make other words (`pectinas` / `pectinase`,
-    /// `carbonates` / `carbonated`, `cólico` / `fólico`), not OCR slips; the exception is a
-    /// first letter OCR reads for another by shape (`EditDistance.isFirstLetterShapeSlip`).
+    /// `carbonates` / `carbonated`, `cólico` / `fólico`), not OCR slips; the exceptions are a
+    /// first or last letter OCR reads for another by shape (`EditDistance.isFirstLetterShapeSlip`,
+    /// `isLastLetterShapeSlip`).
     private func oneSlipWords(of word: ArraySlice<UInt32>, into found: inout [Int32], since first: Int,
                               cache: inout FuzzyCache, encode: (Int32) -> Int32) -> Bool {
         let t = tables
@@ -308,7 +309,7 @@ struct NameIndex: Sendable {
                 let k = t.word(w)
                 if !found[first...].contains(encode(w)),
                    EditDistance.isInternalEdit(k, word) ? EditDistance.withinOne(k, word) && EditDistance.isPlausibleSlip(k, word)
-                       : EditDistance.isFirstLetterShapeSlip(k, word) {
+                       : EditDistance.isFirstLetterShapeSlip(k, word) || EditDistance.isLastLetterShapeSlip(k, word) {
                     found.append(encode(w))
                     if found.count - first >= 8 { return true }
                 }
