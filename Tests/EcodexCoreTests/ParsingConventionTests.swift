@@ -478,6 +478,30 @@ struct ParsingConventionTests {
         Self.expectShipped(text, codes)
     }
 
+    @Test("A full stop between two names keeps them two; a stray one inside a name does not split it", arguments: [
+        // Gold g0006: OCR read the comma between the sweeteners as a full stop.
+        ("EDULCORANTS: ASPARTAME. ACÉSULFAME-K. AROMES", ["E951", "E950"]),
+        ("sel d'aspartame-acésulfame", ["E962"]),
+        // Real gold photo irockel_image-16: `CARAMEL. COLOR`.
+        ("YEAST EXTRACT, CARAMEL. COLOR, SALT", ["E150"]),
+    ] as [(String, [String])])
+    func fullStopBetweenNames(text: String, codes: [String]) {
+        Self.expectShipped(text, codes)
+    }
+
+    @Test("A hyphen at a line's end before `and` is a shared tail, not a broken word", arguments: [
+        ("Emulgatoren: Mono-\nund Diglyceride von Speisefettsäuren", ["E471"]),
+        ("emulsifier: mono-\nand diglycerides", ["E471"]),
+        // Gold g0208.
+        ("emulsionanti: esteri lattici di mono-\ne di-gliceridi degli acidi grassi", ["E472b"]),
+        // Words broken across lines are still joined.
+        ("Emulgator: Leci-\nthine", ["E322"]),
+        ("Säuerungsmittel: Citronen-\nsäure", ["E330"]),
+    ] as [(String, [String])])
+    func suspendedHyphenAtLineEnd(text: String, codes: [String]) {
+        Self.expectShipped(text, codes)
+    }
+
     @Test("A line's first letter lost at the edge of the print, inside a name", arguments: [
         ("LESS THAN 2% OF DIPOTASSIUM\nHOSPHATE, SALT", ["E340(ii)"]),
         ("OF: MONO-\nND DIGLYCERIDES, SODIUM ALUMINOSILICATE", ["E471", "E554"]),

@@ -114,10 +114,7 @@ struct IngredientStructure {
                         continue
                     }
                 case 0x2E:  // .
-                    // A full stop before a new word ends the sentence; `No. 5` and `E. coli` do not.
-                    if i > 0, tokens[i - 1].kind == .word, tokens[i - 1].length >= 2, !tokens[i - 1].isDigits,
-                       !NameIndex.numberMarks.contains(tokens[i - 1].key),
-                       i + 1 == tokens.count || tokens[i + 1].spaceBefore {
+                    if Self.endsSentence(tokens, i) {
                         close(at: i)
                         frames[frames.count - 1].header = nil
                         continue
@@ -134,6 +131,15 @@ struct IngredientStructure {
         for k in items.indices where items[k].headEnd < 0 || items[k].headEnd > items[k].tokens.upperBound {
             items[k].headEnd = items[k].tokens.upperBound
         }
+    }
+
+    /// Whether the full stop at token `i` ends a sentence: after a word, before a new word or the
+    /// end; `No. 5` and `E. coli` do not. It ends items, and no name reads across it
+    /// (`ASPARTAME. ACÉSULFAME-K` is two sweeteners, not their salt E962).
+    static func endsSentence(_ tokens: [Token], _ i: Int) -> Bool {
+        i > 0 && tokens[i].kind == .punct && tokens[i].key == 0x2E && tokens[i - 1].kind == .word
+            && tokens[i - 1].length >= 2 && !tokens[i - 1].isDigits && !NameIndex.numberMarks.contains(tokens[i - 1].key)
+            && (i + 1 == tokens.count || tokens[i + 1].spaceBefore)
     }
 
     /// Records a class word found inside an item; the first one in the item wins.

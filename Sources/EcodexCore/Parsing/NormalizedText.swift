@@ -108,8 +108,18 @@ struct NormalizedText {
         guard sawNewline, j < b.count else { return nil }
         let (v, _) = decode(b, at: j)
         guard let s = Unicode.Scalar(v), s.properties.isLowercase else { return nil }
+        // `Mono-` / `und Diglyceride`, `mono-` / `e di-gliceridi`: a word that shares its tail with
+        // the next one (a suspended hyphen) before `and`, not a word broken across the line.
+        var word: [UInt8] = []
+        var k = j
+        while k < b.count, word.count <= 4, b[k] >= 0x61 && b[k] <= 0x7A { word.append(b[k]); k += 1 }
+        if k < b.count, b[k] == 0x20 || b[k] == 0x0A, suspendedBefore.contains(word) { return nil }
         return j
     }
+
+    /// `and` in the label languages, as it follows a suspended hyphen (`Mono- und Diglyceride`).
+    private static let suspendedBefore: Set<[UInt8]> = Set(["und", "and", "et", "e", "y", "i", "en", "oder", "or", "ou",
+                                                              "o", "og", "och", "ja", "a"].map { Array($0.utf8) })
 }
 
 /// Folds one Unicode scalar to zero or more uppercase, diacritic-free scalars.

@@ -229,9 +229,19 @@ struct ParseSession {
             norm.scalars.withUnsafeBufferPointer { scalarBuffer in
                 var p = 0
                 while p < streamBuffer.count {
-                    guard let m = index.longestMatch(streamBuffer, at: p, scalars: scalarBuffer, cache: &fuzzyCache) else {
+                    guard var m = index.longestMatch(streamBuffer, at: p, scalars: scalarBuffer, cache: &fuzzyCache) else {
                         p += 1
                         continue
+                    }
+                    // A name read across a full stop (`ASPARTAME. ACÉSULFAME-K` as their salt E962) is
+                    // two when the words before the stop are a name of their own that needs no context;
+                    // OCR's stray stop inside one name (`CARAMEL. COLOR`) leaves it whole.
+                    if let stop = (m.startWord + 1..<m.endWord).first(where: {
+                        IngredientStructure.endsSentence(tokens, Int(streamBuffer[$0].token) - 1) }),
+                       let before = index.longestMatch(UnsafeBufferPointer(rebasing: streamBuffer[..<stop]), at: p,
+                                                       scalars: scalarBuffer, cache: &fuzzyCache),
+                       before.endWord == stop, before.target.code != nil, !before.target.contextOnly {
+                        m = before
                     }
                     let range = Int(streamBuffer[m.startWord].token)..<Int(streamBuffer[m.endWord - 1].tokenEnd)
                     let viaCompound = (m.startWord..<m.endWord).contains { streamBuffer[$0].compound }
