@@ -568,7 +568,7 @@ struct ParseSession {
         } else {
             return n
         }
-        guard reader.isKnown(refined.code), reader.knownCodes.contains(refined.code) else { return n }
+        guard reader.knownCodes.contains(refined.code) else { return n }
         refined.contextOnly = false
         refined.needsContext = false
         return refined
@@ -661,11 +661,6 @@ struct ParseSession {
             if k >= 0 {
                 let it = structure.items[k]
                 function = it.function == FunctionClasses.genericID ? nil : it.function
-                // A header's function carried past its first item is the additive's only when it is
-                // one of its own: in `colour: E150d, citric acid`, citric acid is no colour (the card
-                // then shows the additive's own class). The first item keeps the label's word.
-                if it.ownFunction == nil, let h = it.header, structure.items.firstIndex(where: { $0.header == h }) != k,
-                   functionKnown(best.code), !sameFunction(best.code, it) { function = nil }
                 // `Farbstoff E 150d`: the class word right before the additive is part of what named it.
                 if let cls = it.classTokens, cls.upperBound <= first,
                    tokens[cls.upperBound..<first].allSatisfy({ $0.kind == .punct && $0.key == 0x3A }) {
