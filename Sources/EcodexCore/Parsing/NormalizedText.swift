@@ -110,16 +110,16 @@ struct NormalizedText {
         guard let s = Unicode.Scalar(v), s.properties.isLowercase else { return nil }
         // `Mono-` / `und Diglyceride`, `mono-` / `e di-gliceridi`: a word that shares its tail with
         // the next one (a suspended hyphen) before `and`, not a word broken across the line.
-        var word: [UInt8] = []
+        var word: [UInt32] = []
         var k = j
-        while k < b.count, word.count <= 4, b[k] >= 0x61 && b[k] <= 0x7A { word.append(b[k]); k += 1 }
-        if k < b.count, b[k] == 0x20 || b[k] == 0x0A, suspendedBefore.contains(word) { return nil }
+        while k < b.count, word.count <= 4, b[k] >= 0x61 && b[k] <= 0x7A { word.append(UInt32(b[k]) - 0x20); k += 1 }
+        if k < b.count, b[k] == 0x20 || b[k] == 0x0A, suspendedBefore.contains(Token.hash(word)) { return nil }
         return j
     }
 
-    /// `and` in the label languages, as it follows a suspended hyphen (`Mono- und Diglyceride`).
-    private static let suspendedBefore: Set<[UInt8]> = Set(["und", "and", "et", "e", "y", "i", "en", "oder", "or", "ou",
-                                                              "o", "og", "och", "ja", "a"].map { Array($0.utf8) })
+    /// `and`/`or` after a suspended hyphen (`Mono- und Diglyceride`): the parser's `andWords`, and
+    /// Swedish `och` and Czech/Slovak `a`, which only here cannot be the English article.
+    private static let suspendedBefore: Set<UInt64> = Set(ParseSession.andWords + ["OCH", "A"].map(Token.hash))
 }
 
 /// Folds one Unicode scalar to zero or more uppercase, diacritic-free scalars.

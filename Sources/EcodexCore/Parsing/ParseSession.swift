@@ -532,7 +532,7 @@ struct ParseSession {
     }
 
     private static let caramel = ECode(number: 150)
-    private static let classWords = ["CLASS", "CLASSE", "KLASSE", "CLASE"].map(Token.hash)
+    private static let classWords: Set<UInt64> = Set(["CLASS", "CLASSE", "KLASSE", "CLASE"].map(Token.hash))
     private static let caramelClasses: [UInt64: Character] = [Token.hash("I"): "a", Token.hash("II"): "b",
                                                               Token.hash("III"): "c", Token.hash("IV"): "d"]
 
@@ -544,9 +544,9 @@ struct ParseSession {
     private func caramelClassNamed(_ n: Candidate) -> Candidate {
         guard n.code == Self.caramel else { return n }
         func isPunct(_ i: Int, _ keys: [UInt64]) -> Bool { i < tokens.count && tokens[i].kind == .punct && keys.contains(tokens[i].key) }
-        func isWord(_ i: Int, in keys: [UInt64]) -> Bool {
-            i >= 0 && i < tokens.count && tokens[i].kind == .word && !consumed[i] && keys.contains(tokens[i].key)
-        }
+        func free(_ i: Int) -> Bool { i >= 0 && i < tokens.count && tokens[i].kind == .word && !consumed[i] }
+        func isClassWord(_ i: Int) -> Bool { free(i) && Self.classWords.contains(tokens[i].key) }
+        func caramelClass(_ i: Int) -> Character? { free(i) ? Self.caramelClasses[tokens[i].key] : nil }
         var refined = n
         // After: `(class IV)`, `(IV)`, `class IV`, `IV`.
         var j = n.tokens.upperBound
@@ -554,14 +554,13 @@ struct ParseSession {
         if let cls = item(n.tokens.lowerBound)?.classTokens, cls.lowerBound == j { j = cls.upperBound }
         let bracket = isPunct(j, [0x28, 0x5B])
         if bracket { j += 1 }
-        let classed = isWord(j, in: Self.classWords)
+        let classed = isClassWord(j)
         if classed { j += 1 }
-        if let letter = isWord(j, in: Array(Self.caramelClasses.keys)) ? Self.caramelClasses[tokens[j].key] : nil,
+        if let letter = caramelClass(j),
            !bracket || isPunct(j + 1, [0x29, 0x5D]), bracket || classed || j + 1 == tokens.count || tokens[j + 1].kind == .punct {
             refined.code = ECode(number: 150, letter: letter)
             refined.tokens = n.tokens.lowerBound..<(bracket ? j + 2 : j + 1)
-        } else if isWord(n.tokens.lowerBound - 2, in: Self.classWords), isWord(n.tokens.lowerBound - 1, in: Array(Self.caramelClasses.keys)),
-                  let letter = Self.caramelClasses[tokens[n.tokens.lowerBound - 1].key] {
+        } else if isClassWord(n.tokens.lowerBound - 2), let letter = caramelClass(n.tokens.lowerBound - 1) {
             // Before: `class IV caramel colour`.
             refined.code = ECode(number: 150, letter: letter)
             refined.tokens = (n.tokens.lowerBound - 2)..<n.tokens.upperBound
