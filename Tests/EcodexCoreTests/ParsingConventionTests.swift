@@ -468,8 +468,33 @@ struct ParsingConventionTests {
         // `s`/`d` is no shape slip; a short word keeps its last letter.
         ("carbonated water", []),
         ("Konservierungsstoff: Natriumbenzoam", []),
+        // `n`/`m` (from 8 letters): `Sojalecithim`.
+        ("Emulgator: Sojalecithim, Kakaobutter", ["E322"]),
+        ("Geliermittel: Pectim", []),
     ] as [(String, [String])])
     func lastLetterSlips(text: String, codes: [String]) {
+        Self.expectShipped(text, codes)
+    }
+
+    @Test("Inside a name begun on the words before, a word's end letter or a short word may carry a slip", arguments: [
+        // Real frame 07498 b3 (Italian panel): `farina di seml di carrube`.
+        ("addensanti: gomma di guar, farina di seml di carrube", ["E412", "E410"]),
+        ("emulsionante: lecitina di sola", ["E322"]),
+        // The first word of a name anchors it: its end letter is not changed.
+        ("seml di carrube", []),
+    ] as [(String, [String])])
+    func innerNameSlips(text: String, codes: [String]) {
+        Self.expectShipped(text, codes)
+    }
+
+    @Test("A compound word whose additive part carries a slip, under a class word of its function", arguments: [
+        ("Emulgator: Sonnenblumenlecthin", ["E322"]),
+        ("Emulgator: Sojalezithin", ["E322"]),
+        ("Emulgatoren: Lezithine, Mono- und Diglyceride von Speisefettsäuren", ["E322", "E471"]),
+        // Without its class word a compound names a food (`Sonnenblumen…`), not an additive.
+        ("Sonnenblumenlecthin", []),
+    ] as [(String, [String])])
+    func compoundTailSlips(text: String, codes: [String]) {
         Self.expectShipped(text, codes)
     }
 

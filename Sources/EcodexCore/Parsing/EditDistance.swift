@@ -74,10 +74,10 @@ enum EditDistance {
     }
 
     /// Letter pairs OCR confuses at a long word's end (folded to capitals): `t`/`l`, `t`/`f`,
-    /// `t`/`i`, `l`/`i`.
+    /// `t`/`i`, `l`/`i`, `n`/`m` (`Sojalecithim`).
     private static let lastLetterSlips: Set<UInt64> = {
         var set = Set<UInt64>()
-        for g in ["TL", "TF", "TI", "LI"] {
+        for g in ["TL", "TF", "TI", "LI", "NM"] {
             let v = g.unicodeScalars.map(\.value)
             set.insert(pairKey(v[0], v[1]))
         }
@@ -94,6 +94,19 @@ enum EditDistance {
         }
         return set
     }()
+
+    /// Whether `x` and `y` differ only in their first or their last letter, and those two are
+    /// letters OCR confuses by shape (`seml` / `semi`, `Lecithim` / `Lecithin`). Used inside
+    /// a name already begun, where the words before it vouch for the word's place.
+    static func isEndShapeSlip(_ x: UnsafeBufferPointer<UInt32>, _ y: ArraySlice<UInt32>) -> Bool {
+        guard x.count == y.count, x.count >= 2 else { return false }
+        let b = y.startIndex, n = x.count
+        let firstDiffers = x[0] != y[b], lastDiffers = x[n - 1] != y[b + n - 1]
+        guard firstDiffers != lastDiffers else { return false }
+        for i in 1..<(n - 1) where x[i] != y[b + i] { return false }
+        return firstDiffers ? shapeConfusable.contains(pairKey(x[0], y[b]))
+            : shapeConfusable.contains(pairKey(x[n - 1], y[b + n - 1]))
+    }
 
     /// Whether a one-letter substitution between `x` and `y` is a plausible slip: letters OCR
     /// confuses by shape, or neighbours on a keyboard. Insertions, deletions and swaps pass.

@@ -286,6 +286,12 @@ struct NameIndex: Sendable {
         }
     }
 
+    /// Known words one plausible slip from `word` (no two-slip or merged-letter candidates).
+    func oneSlipCandidates(_ word: ArraySlice<UInt32>, into found: inout [Int32], cache: inout FuzzyCache) {
+        guard word.count >= Self.fuzzyMinLength - 1, word.count <= 40 else { return }
+        _ = oneSlipWords(of: word, into: &found, since: found.count, cache: &cache, encode: { $0 })
+    }
+
     /// Appends (as `encode(id)`) the known words one plausible slip from `word`, not at its first
     /// or last letter, skipping those already appended since `since`; true once 8 are there.
     /// Edits at a word's first or last letter make other words (`pectinas` / `pectinase`,
@@ -460,6 +466,17 @@ struct NameIndex: Sendable {
             }
             if !conflict, let m = agreed, m.beats(best) { best = m }
         }
+        // Inside a name begun on the words before, a word read with a slip at its first or last
+        // letter, or a short word (4 letters) with any one slip: `farina di seml di carrube`.
+        // Alone such edits make other words; here only a word that continues the name counts,
+        // and the whole name's edit budget still holds.
+        if pos > start, !w.compound, edits < 3, w.length >= Int32(Self.fuzzyMinLength - 1) {
+            for word in innerNameSlipWords(scalars[Int(w.scalarStart)..<Int(w.scalarEnd)], after: node,
+                                           short: !w.fuzzyEligible, cache: &cache) {
+                follow(stream, start: start, pos: pos, node: node, word: word, edits: edits + 1, low: lowHere,
+                       scalars: scalars, cache: &cache, best: &best, steps: &steps)
+            }
+        }
         guard w.fuzzyEligible, edits < 3 else { return }
         if cache.start[pos] < 0 {
             cache.start[pos] = Int32(cache.pool.count)
@@ -477,6 +494,38 @@ struct NameIndex: Sendable {
                    scalars: scalars, cache: &cache, best: &best, steps: &steps)
             c += 1
         }
+    }
+
+    /// The known words that continue the name at trie `node` and that `letters` spells with one
+    /// slip at its first or last letter (`EditDistance.isEndShapeSlip`), or, when `short` (a word
+    /// too short for fuzzy matching on its own), with any one plausible slip.
+    private func innerNameSlipWords(_ letters: Slice<UnsafeBufferPointer<UInt32>>, after node: Int32, short: Bool,
+                                    cache: inout FuzzyCache) -> [Int32] {
+        guard letters.count <= 40 else { return [] }
+        let t = tables
+        let word = ArraySlice(letters)
+        var words: [Int32] = []
+        cache.probes.removeAll(keepingCapacity: true)
+        Self.deletionHashes(word, into: &cache.probes, suffix: &cache.suffix)
+        for p in cache.probes {
+            let b = Int(p >> t.deletionShift)
+            let tag = UInt32(truncatingIfNeeded: p)
+            var posting = Int(t.deletionStart[b])
+            let end = Int(t.deletionStart[b + 1])
+            while posting < end {
+                defer { posting += 1 }
+                guard t.deletionTag[posting] == tag else { continue }
+                let w = t.deletionWord[posting]
+                guard !words.contains(w), t.edges.get(Self.edgeKey(node, w)) >= 0 else { continue }
+                let k = t.word(w)
+                let inside = EditDistance.isInternalEdit(k, word)
+                if EditDistance.isEndShapeSlip(k, word)
+                    || (short && inside && EditDistance.withinOne(k, word) && EditDistance.isPlausibleSlip(k, word)) {
+                    words.append(w)
+                }
+            }
+        }
+        return words
     }
 
     /// The known words (or their other number, `citrate` / `citrates`) that `letters` spells with

@@ -329,6 +329,8 @@ struct ParseSession {
     static let compoundMinLength = 10
     static let compoundTailMinLength = 6
     static let compoundHeadMinLength = 3
+    /// Shortest last part of a compound word that may carry a slip.
+    static let compoundSlipTailMinLength = 8
 
     /// Words that end in an additive's name but name another substance (folded, matched as a
     /// prefix so endings and plurals count): `Trägerstoff: Maltodextrin` is no dextrin (E1400).
@@ -361,6 +363,22 @@ struct ParseSession {
                 index.fuzzyCandidates(word, into: &near, cache: &scratch)
                 return near.isEmpty ? (id, forms) : nil
             }
+            cut += 1
+        }
+        // No known last part: one read with a slip (`Sonnenblumenlecithim`, `Sojalecthin`), a known
+        // word of `compoundSlipTailMinLength` letters or more, when the whole word is no slip of a known word.
+        cut = word.startIndex + Self.compoundHeadMinLength
+        var near: [Int32] = []
+        while word.endIndex - cut >= Self.compoundSlipTailMinLength - 1 {
+            near.removeAll(keepingCapacity: true)
+            index.oneSlipCandidates(word[cut...], into: &near, cache: &scratch)
+            near.removeAll { index.tables.word($0).count < Self.compoundSlipTailMinLength }
+            if near.count == 1 {
+                var whole: [Int32] = []
+                index.fuzzyCandidates(word, into: &whole, cache: &scratch)
+                return whole.isEmpty ? (near[0], (-1, -1)) : nil
+            }
+            if near.count > 1 { return nil }
             cut += 1
         }
         return nil
