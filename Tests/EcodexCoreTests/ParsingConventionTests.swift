@@ -471,6 +471,9 @@ struct ParsingConventionTests {
         // `n`/`m` (from 8 letters): `Sojalecithim`.
         ("Emulgator: Sojalecithim, Kakaobutter", ["E322"]),
         ("Geliermittel: Pectim", []),
+        // `rn` read for the final `m` of `-ium`, from 7 letters.
+        ("Acidity Regulator: Sodiurn Citrate", ["E331"]),
+        ("Firming agent: Calciurn Chloride", ["E509"]),
     ] as [(String, [String])])
     func lastLetterSlips(text: String, codes: [String]) {
         Self.expectShipped(text, codes)
@@ -480,6 +483,9 @@ struct ParsingConventionTests {
         // Real frame 07498 b3 (Italian panel): `farina di seml di carrube`.
         ("addensanti: gomma di guar, farina di seml di carrube", ["E412", "E410"]),
         ("emulsionante: lecitina di sola", ["E322"]),
+        // Merged thin letters in a later word, and Italian `di` read as `dl`.
+        ("Thickener: Locust Bean Gurn", ["E410"]),
+        ("agente lievitante: bicarbonato dl sodio", ["E500"]),
         // The first word of a name anchors it: its end letter is not changed.
         ("seml di carrube", []),
     ] as [(String, [String])])

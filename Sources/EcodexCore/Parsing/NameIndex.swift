@@ -73,8 +73,9 @@ struct NameIndex: Sendable {
     static let numberMarks: [UInt64] = ["NO", "N", "NR", "NUMBER", "NUM", "NB"].map(Token.hash)
 
     /// Articles and prepositions that labels drop or add inside names (`dioxyde de titane`,
-    /// `dioxyde titane`): skipped in names and in text alike.
-    static let stopWords: [UInt64] = ["DE", "D", "DES", "DU", "LA", "LE", "LES", "L", "OF", "DI", "DEL"].map(Token.hash)
+    /// `dioxyde titane`): skipped in names and in text alike. `DL` is Italian `di` as OCR reads
+    /// small print (`bicarbonato dl sodio`); no label language has it as a word of a name.
+    static let stopWords: [UInt64] = ["DE", "D", "DES", "DU", "LA", "LE", "LES", "L", "OF", "DI", "DEL", "DL"].map(Token.hash)
 
     /// Punctuation that may sit inside a name without ending it.
     @inline(__always)
@@ -325,7 +326,10 @@ struct NameIndex: Sendable {
     }
 
     /// Shortest unknown word in which OCR may have merged or split letters.
-    static let mergeSlipMinLength = 8
+    static let mergeSlipMinLength = 7
+
+    /// The merged letters OCR reads at a word's end, as in the `-ium` of salts: `rn` for `m`.
+    static let finalMergeSlip: [UInt32] = [0x52, 0x4E]
 
     /// Letter groups that OCR reads as one letter and back (`cl` as `d`, `rn` as `m`,
     /// `li` as `h`, `ii` as `u`, `vv` as `w`): small print blurs the gap between two
@@ -349,8 +353,10 @@ struct NameIndex: Sendable {
         let b = word.startIndex, n = word.count
         var variant: [UInt32] = []
         for (from, to) in Self.mergeSlips {
+            // `rn` read for a final `m` is the one group taken at a word's end (`Sodiurn`, `Calciurn`).
+            let endsWord = from == Self.finalMergeSlip
             var i = 1
-            while i + from.count <= n - 1 {
+            while i + from.count <= (endsWord ? n : n - 1) {
                 defer { i += 1 }
                 guard word[b + i] == from[0], from.count == 1 || word[b + i + 1] == from[1] else { continue }
                 variant.removeAll(keepingCapacity: true)
@@ -360,6 +366,8 @@ struct NameIndex: Sendable {
                 let exact = t.vocab.get(Token.hash(variant))
                 if exact >= 0 {
                     if !found[first...].contains(exact) { found.append(exact) }
+                } else if i + from.count == n {
+                    continue
                 } else if oneSlipWords(of: variant[...], into: &found, since: first, cache: &cache, encode: { -$0 - 1 }) {
                     return
                 }
@@ -467,7 +475,8 @@ struct NameIndex: Sendable {
             if !conflict, let m = agreed, m.beats(best) { best = m }
         }
         // Inside a name begun on the words before, a word read with a slip at its first or last
-        // letter, or a short word (4 letters) with any one slip: `farina di seml di carrube`.
+        // letter or with merged thin letters, or a short word (4 letters) with any one slip:
+        // `farina di seml di carrube`, `Locust Bean Gurn`.
         // Alone such edits make other words; here only a word that continues the name counts,
         // and the whole name's edit budget still holds.
         if pos > start, !w.compound, edits < 3, w.length >= Int32(Self.fuzzyMinLength - 1) {
@@ -497,8 +506,9 @@ struct NameIndex: Sendable {
     }
 
     /// The known words that continue the name at trie `node` and that `letters` spells with one
-    /// slip at its first or last letter (`EditDistance.isEndShapeSlip`), or, when `short` (a word
-    /// too short for fuzzy matching on its own), with any one plausible slip.
+    /// slip at its first or last letter (`EditDistance.isEndShapeSlip`), with one merged or split
+    /// letter group (`mergeSlips`, at its ends too), or, when `short` (a word too short for fuzzy
+    /// matching on its own), with any one plausible slip.
     private func innerNameSlipWords(_ letters: Slice<UnsafeBufferPointer<UInt32>>, after node: Int32, short: Bool,
                                     cache: inout FuzzyCache) -> [Int32] {
         guard letters.count <= 40 else { return [] }
@@ -523,6 +533,22 @@ struct NameIndex: Sendable {
                     || (short && inside && EditDistance.withinOne(k, word) && EditDistance.isPlausibleSlip(k, word)) {
                     words.append(w)
                 }
+            }
+        }
+        // Merged or split thin letters anywhere in the word (`Locust Bean Gurn`, `Sodiurn Citrate`).
+        var variant: [UInt32] = []
+        let b = word.startIndex
+        for (from, to) in Self.mergeSlips {
+            var i = 0
+            while i + from.count <= word.count {
+                defer { i += 1 }
+                guard word[b + i] == from[0], from.count == 1 || word[b + i + 1] == from[1] else { continue }
+                variant.removeAll(keepingCapacity: true)
+                variant.append(contentsOf: word[b..<(b + i)])
+                variant.append(contentsOf: to)
+                variant.append(contentsOf: word[(b + i + from.count)...])
+                let w = t.vocab.get(Token.hash(variant))
+                if w >= 0, !words.contains(w), t.edges.get(Self.edgeKey(node, w)) >= 0 { words.append(w) }
             }
         }
         return words
