@@ -302,6 +302,24 @@ struct NameIndex: Sendable {
     private func oneSlipWords(of word: ArraySlice<UInt32>, into found: inout [Int32], since first: Int,
                               cache: inout FuzzyCache, encode: (Int32) -> Int32) -> Bool {
         let t = tables
+        var full = false
+        forEachDeletionNeighbour(of: word, cache: &cache) { w in
+            let k = t.word(w)
+            if !found[first...].contains(encode(w)),
+               EditDistance.isInternalEdit(k, word) ? EditDistance.withinOne(k, word) && EditDistance.isPlausibleSlip(k, word)
+                   : EditDistance.isFirstLetterShapeSlip(k, word) || EditDistance.isLastLetterShapeSlip(k, word) {
+                found.append(encode(w))
+                if found.count - first >= 8 { full = true }
+            }
+            return full
+        }
+        return full
+    }
+
+    /// Calls `body` with every known word that shares a one-deletion hash with `word` (a
+    /// superset of the words within one edit; `body` checks), until it returns true.
+    private func forEachDeletionNeighbour(of word: ArraySlice<UInt32>, cache: inout FuzzyCache, _ body: (Int32) -> Bool) {
+        let t = tables
         cache.probes.removeAll(keepingCapacity: true)
         Self.deletionHashes(word, into: &cache.probes, suffix: &cache.suffix)
         for p in cache.probes {
@@ -311,18 +329,30 @@ struct NameIndex: Sendable {
             let end = Int(t.deletionStart[b + 1])
             while posting < end {
                 defer { posting += 1 }
-                guard t.deletionTag[posting] == tag else { continue }
-                let w = t.deletionWord[posting]
-                let k = t.word(w)
-                if !found[first...].contains(encode(w)),
-                   EditDistance.isInternalEdit(k, word) ? EditDistance.withinOne(k, word) && EditDistance.isPlausibleSlip(k, word)
-                       : EditDistance.isFirstLetterShapeSlip(k, word) || EditDistance.isLastLetterShapeSlip(k, word) {
-                    found.append(encode(w))
-                    if found.count - first >= 8 { return true }
-                }
+                if t.deletionTag[posting] == tag, body(t.deletionWord[posting]) { return }
             }
         }
-        return false
+    }
+
+    /// Calls `body` with `word` spelled with one group of `mergeSlips` undone, for each place a
+    /// group starts at letter `first` or later and ends by letter `end(group)`, and with the letter
+    /// where the group ended; stops once `body` returns true.
+    private static func forEachMergeVariant(of word: ArraySlice<UInt32>, first: Int, end: ([UInt32]) -> Int,
+                                            _ body: (_ variant: [UInt32], _ groupEnd: Int) -> Bool) {
+        let b = word.startIndex
+        var variant: [UInt32] = []
+        for (from, to) in mergeSlips {
+            var i = first
+            while i + from.count <= end(from) {
+                defer { i += 1 }
+                guard word[b + i] == from[0], from.count == 1 || word[b + i + 1] == from[1] else { continue }
+                variant.removeAll(keepingCapacity: true)
+                variant.append(contentsOf: word[b..<(b + i)])
+                variant.append(contentsOf: to)
+                variant.append(contentsOf: word[(b + i + from.count)...])
+                if body(variant, i + from.count) { return }
+            }
+        }
     }
 
     /// Shortest unknown word in which OCR may have merged or split letters.
@@ -350,29 +380,17 @@ struct NameIndex: Sendable {
     func mergeSlipCandidates(_ word: ArraySlice<UInt32>, into found: inout [Int32], cache: inout FuzzyCache) {
         let first = found.count
         let t = tables
-        let b = word.startIndex, n = word.count
-        var variant: [UInt32] = []
-        for (from, to) in Self.mergeSlips {
-            // `rn` read for a final `m` is the one group taken at a word's end (`Sodiurn`, `Calciurn`).
-            let endsWord = from == Self.finalMergeSlip
-            var i = 1
-            while i + from.count <= (endsWord ? n : n - 1) {
-                defer { i += 1 }
-                guard word[b + i] == from[0], from.count == 1 || word[b + i + 1] == from[1] else { continue }
-                variant.removeAll(keepingCapacity: true)
-                variant.append(contentsOf: word[b..<(b + i)])
-                variant.append(contentsOf: to)
-                variant.append(contentsOf: word[(b + i + from.count)...])
-                let exact = t.vocab.get(Token.hash(variant))
-                if exact >= 0 {
-                    if !found[first...].contains(exact) { found.append(exact) }
-                } else if i + from.count == n {
-                    continue
-                } else if oneSlipWords(of: variant[...], into: &found, since: first, cache: &cache, encode: { -$0 - 1 }) {
-                    return
-                }
-                if found.count - first >= 8 { return }
+        let n = word.count
+        // `rn` read for a final `m` is the one group taken at a word's end (`Sodiurn`, `Calciurn`).
+        Self.forEachMergeVariant(of: word, first: 1, end: { $0 == Self.finalMergeSlip ? n : n - 1 }) { variant, groupEnd in
+            let exact = t.vocab.get(Token.hash(variant))
+            if exact >= 0 {
+                if !found[first...].contains(exact) { found.append(exact) }
+            } else if groupEnd < n,
+                      oneSlipWords(of: variant[...], into: &found, since: first, cache: &cache, encode: { -$0 - 1 }) {
+                return true
             }
+            return found.count - first >= 8
         }
     }
 
@@ -515,41 +533,21 @@ struct NameIndex: Sendable {
         let t = tables
         let word = ArraySlice(letters)
         var words: [Int32] = []
-        cache.probes.removeAll(keepingCapacity: true)
-        Self.deletionHashes(word, into: &cache.probes, suffix: &cache.suffix)
-        for p in cache.probes {
-            let b = Int(p >> t.deletionShift)
-            let tag = UInt32(truncatingIfNeeded: p)
-            var posting = Int(t.deletionStart[b])
-            let end = Int(t.deletionStart[b + 1])
-            while posting < end {
-                defer { posting += 1 }
-                guard t.deletionTag[posting] == tag else { continue }
-                let w = t.deletionWord[posting]
-                guard !words.contains(w), t.edges.get(Self.edgeKey(node, w)) >= 0 else { continue }
-                let k = t.word(w)
-                let inside = EditDistance.isInternalEdit(k, word)
-                if EditDistance.isEndShapeSlip(k, word)
-                    || (short && inside && EditDistance.withinOne(k, word) && EditDistance.isPlausibleSlip(k, word)) {
-                    words.append(w)
-                }
+        func consider(_ w: Int32) -> Bool { w >= 0 && !words.contains(w) && t.edges.get(Self.edgeKey(node, w)) >= 0 }
+        forEachDeletionNeighbour(of: word, cache: &cache) { w in
+            guard consider(w) else { return false }
+            let k = t.word(w)
+            if EditDistance.isEndShapeSlip(k, word) || (short && EditDistance.isInternalEdit(k, word)
+                && EditDistance.withinOne(k, word) && EditDistance.isPlausibleSlip(k, word)) {
+                words.append(w)
             }
+            return false
         }
-        // Merged or split thin letters anywhere in the word (`Locust Bean Gurn`, `Sodiurn Citrate`).
-        var variant: [UInt32] = []
-        let b = word.startIndex
-        for (from, to) in Self.mergeSlips {
-            var i = 0
-            while i + from.count <= word.count {
-                defer { i += 1 }
-                guard word[b + i] == from[0], from.count == 1 || word[b + i + 1] == from[1] else { continue }
-                variant.removeAll(keepingCapacity: true)
-                variant.append(contentsOf: word[b..<(b + i)])
-                variant.append(contentsOf: to)
-                variant.append(contentsOf: word[(b + i + from.count)...])
-                let w = t.vocab.get(Token.hash(variant))
-                if w >= 0, !words.contains(w), t.edges.get(Self.edgeKey(node, w)) >= 0 { words.append(w) }
-            }
+        // Merged or split thin letters anywhere in the word (`Locust Bean Gurn`).
+        Self.forEachMergeVariant(of: word, first: 0, end: { _ in word.count }) { variant, _ in
+            let w = t.vocab.get(Token.hash(variant))
+            if consider(w) { words.append(w) }
+            return false
         }
         return words
     }
