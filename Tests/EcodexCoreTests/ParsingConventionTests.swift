@@ -493,6 +493,21 @@ struct ParsingConventionTests {
         Self.expectShipped(text, codes)
     }
 
+    @Test("Letters read as digits of their shape inside a word are the letters; codes and quantities stay numbers", arguments: [
+        ("S0DIUM NITRITE", ["E250"]),
+        ("INGREDIENTS: WATER, POLYS0RBATE 80", ["E433"]),
+        ("C1TRIC ACID, SALT", ["E330"]),
+        ("Verdickungsmittel: Johannisbrotkernmeh1", ["E410"]),
+        // A later word of a name with a digit is a slip of the name (`CALCIUM PR0PIONATE`).
+        ("CALCIUM PR0PIONATE", ["E282"]),
+        // Too few letters: a vitamin, a quantity, a code.
+        ("Vitamin B12, 100g, 5OOml", []),
+        ("Farbstoff: E1O2", ["E102"]),
+    ] as [(String, [String])])
+    func digitsReadForLetters(text: String, codes: [String]) {
+        Self.expectShipped(text, codes)
+    }
+
     @Test("A compound word whose additive part carries a slip, under a class word of its function", arguments: [
         ("Emulgator: Sonnenblumenlecthin", ["E322"]),
         ("Emulgator: Sojalezithin", ["E322"]),
