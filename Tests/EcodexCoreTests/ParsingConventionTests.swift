@@ -485,6 +485,8 @@ struct ParsingConventionTests {
         ("emulsionante: lecitina di sola", ["E322"]),
         // Merged thin letters in a later word, and Italian `di` read as `dl`.
         ("Thickener: Locust Bean Gurn", ["E410"]),
+        // `ri` read as `n`.
+        ("acidifiant : acide citnque", ["E330"]),
         ("agente lievitante: bicarbonato dl sodio", ["E500"]),
         // The first word of a name anchors it: its end letter is not changed.
         ("seml di carrube", []),

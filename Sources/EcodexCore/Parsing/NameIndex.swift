@@ -362,10 +362,10 @@ struct NameIndex: Sendable {
     static let finalMergeSlip: [UInt32] = [0x52, 0x4E]
 
     /// Letter groups that OCR reads as one letter and back (`cl` as `d`, `rn` as `m`,
-    /// `li` as `h`, `ii` as `u`, `vv` as `w`): small print blurs the gap between two
+    /// `li` as `h`, `ii` as `u`, `vv` as `w`, `ri` as `n`): small print blurs the gap between two
     /// thin letters, or splits one wide letter. Both directions, folded to capitals.
     static let mergeSlips: [(from: [UInt32], to: [UInt32])] = {
-        let pairs = [("CL", "D"), ("RN", "M"), ("LI", "H"), ("II", "U"), ("VV", "W")]
+        let pairs = [("CL", "D"), ("RN", "M"), ("LI", "H"), ("II", "U"), ("VV", "W"), ("RI", "N")]
         return pairs.flatMap { a, b -> [(from: [UInt32], to: [UInt32])] in
             let x = a.unicodeScalars.map(\.value), y = b.unicodeScalars.map(\.value)
             return [(x, y), (y, x)]
