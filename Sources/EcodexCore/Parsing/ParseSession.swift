@@ -386,7 +386,7 @@ struct ParseSession {
     }
 
     /// Digits OCR reads for letters of the same shape inside a word (`S0DIUM`, `POLYS0RBATE`, `C1TRIC`).
-    static let digitLetters: [UInt32: [UInt32]] = [0x30: [0x4F], 0x31: [0x49, 0x4C], 0x35: [0x53], 0x38: [0x42]]
+    private static let digitLetters: [UInt32: [UInt32]] = [0x30: [0x4F], 0x31: [0x49, 0x4C], 0x35: [0x53], 0x38: [0x42]]
 
     /// The vocabulary id of a word of letters with one or two of them read as digits (`S0DIUM`,
     /// `C1TRIC`), the digits turned back into the letters they look like; -1 when no such word is
