@@ -650,6 +650,22 @@ struct ParsingConventionTests {
         Self.expectShipped(text, codes)
     }
 
+    @Test("Croatian names and class words (data .17)", arguments: [
+        // Names from the Croatian regulators' lists (packs/tools/union-list-names/hr.tsv).
+        ("antioksidans: askorbinska kiselina; emulgatori: mono- i digliceridi masnih kiselina", ["E300", "E471"]),
+        ("tvar za poliranje: pčelinji vosak, karnauba vosak", ["E901", "E903"]),
+        ("konzervans: natrijev benzoat, kalijev metabisulfit", ["E211", "E224"]),
+        // A mineral salt counts under its class word, and not bare (it may be added as a nutrient).
+        ("regulator kiselosti: natrijevi citrati, kalcijev citrat", ["E331", "E333"]),
+        ("šećer, kalcijev citrat, vitamin D", []),
+        // The class word makes caramel the colour; bare caramel is a food.
+        ("šećer, bojilo: karamel", ["E150"]),
+        ("šećer, karamel, sol", []),
+    ] as [(String, [String])])
+    func croatian(text: String, codes: [String]) {
+        Self.expectShipped(text, codes)
+    }
+
     @Test("What a label says it is free of is not found", arguments: [
         ("Free from artificial colours. No E621.", []),
         ("No added MSG, salt, E330", ["E330"]),

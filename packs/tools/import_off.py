@@ -8,6 +8,8 @@ Inputs (read only):
   packs/tools/curated.json                our hand-curated overlay (its `curated_entries` add
                                           Union-list codes the taxonomy lacks)
   packs/tools/fact_decisions.json         what we decided for each medium-confidence fact row
+  packs/tools/union-list-names/<lang>.tsv names in a language the taxonomy barely covers, from
+                                          that country's regulators (code, name, source key)
 
 Outputs: packs/base/additives/<CODE>.json (one record per code) and
 packs/base/ambiguous-names.json (names that several codes shared, and where we kept them).
@@ -477,6 +479,28 @@ def add_curated_entries(cur, by_code):
                       "class": list(ce["class"]), "diet": dict(ce.get("diet", {}))}
 
 
+def add_union_list_names(cur, by_code):
+    """Merges packs/tools/union-list-names/<lang>.tsv into the curated extra names. A row of a
+    sub-form the store has no record of (E331(i)) names its group (E331)."""
+    folder = os.path.join(HERE, "union-list-names")
+    extra = cur.setdefault("extra_names", {})
+    for fn in sorted(os.listdir(folder)):
+        if not fn.endswith(".tsv"):
+            continue
+        lang = fn[:-4]
+        for n, line in enumerate(open(os.path.join(folder, fn), encoding="utf-8"), 1):
+            if not line.strip() or line.startswith("#"):
+                continue
+            code, name, source = line.rstrip("\n").split("\t")
+            if code not in by_code:
+                code = re.sub(r"\(.*", "", code)
+            if code not in by_code or not name.strip() or not source.strip():
+                sys.exit("%s:%d: unknown code or empty field: %r" % (fn, n, line))
+            names = extra.setdefault(code, {}).setdefault(lang, [])
+            if name.lower() not in [x.lower() for x in names]:
+                names.append(name)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", default="/work/shared/data")
@@ -498,6 +522,7 @@ def main():
         else:
             by_code[e["code"]] = e
     add_curated_entries(cur, by_code)
+    add_union_list_names(cur, by_code)
     codes = sorted(by_code, key=code_key)
 
     # ---------- names ----------

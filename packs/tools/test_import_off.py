@@ -76,6 +76,32 @@ class CuratedNames(unittest.TestCase):
         for code, name in [("E621", "глутамат натрію"), ("E150d", "цукровий колер IV")]:
             self.assertIn(name, record(code)["names"].get("uk", []), code)
 
+    def test_union_list_names_by_language(self):
+        # packs/tools/union-list-names/hr.tsv: Croatian names, a sub-form's row landing on its
+        # group when the store has no record of the sub-form (E331(i) -> E331).
+        for code, name in [("E202", "Kalijev sorbat"), ("E471", "Mono- i digliceridi masnih kiselina"),
+                           ("E331(i)", "Mononatrijev citrat"), ("E903", "Karnauba vosak")]:
+            self.assertIn(name, record(code)["names"].get("hr", []), code)
+
+    def test_union_list_names_fall_back_to_the_group_and_reject_unknown_codes(self):
+        import tempfile
+        saved = import_off.HERE
+        try:
+            with tempfile.TemporaryDirectory() as d:
+                os.makedirs(os.path.join(d, "union-list-names"))
+                path = os.path.join(d, "union-list-names", "hr.tsv")
+                import_off.HERE = d
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write("# comment\nE331(iv)\tNatrijev citrat\tnn\n")
+                cur = {}
+                import_off.add_union_list_names(cur, {"E331": {}})
+                self.assertEqual(cur["extra_names"], {"E331": {"hr": ["Natrijev citrat"]}})
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write("E9999\tNepoznato\tnn\n")
+                with self.assertRaises(SystemExit):
+                    import_off.add_union_list_names({}, {"E330": {}})
+        finally:
+            import_off.HERE = saved
 
 if __name__ == "__main__":
     unittest.main()
