@@ -17,4 +17,19 @@ import Testing
         #expect(Self.d("SATURE", "SATURES", 1) == 1)
         #expect(Self.d("ABCDEFG", "A", 2) == 3)
     }
+
+    @Test("A slip never turns one salt's element into another", arguments: [
+        // (known word, word read, swaps)
+        ("KALIUMLAKTAT", "KALSIUMLAKTAT", true),   // Norwegian calcium, Danish potassium
+        ("KALIUMKLORID", "KALZIUMKLORID", true),   // German Kalzium
+        ("KALIJEV", "KALCIJEV", true),             // Croatian
+        ("KALIUMSORBAT", "KALIUMSORBAL", false),   // a slip that keeps the element
+        ("KALIUMSORBAT", "KALIMSORBAT", false),    // a slip inside the element's own stem
+        ("CALCIUMLACTAT", "KALCIUMLACTAT", false), // two spellings of one element
+        ("CITRONENSAURE", "CITRONENSAIRE", false), // no element at all
+    ] as [(String, String, Bool)])
+    func elementSwaps(known: String, read: String, swaps: Bool) {
+        let k = known.unicodeScalars.map(\.value), r = read.unicodeScalars.map(\.value)
+        #expect(EditDistance.swapsElement(k, r) == swaps)
+    }
 }

@@ -666,6 +666,18 @@ struct ParsingConventionTests {
         Self.expectShipped(text, codes)
     }
 
+    @Test("Calcium spelled Kalzium or kalsium is calcium, never potassium", arguments: [
+        // Norwegian `kalsium` is one letter from Danish and Swedish `kalium` (potassium).
+        ("surhetsregulerende middel: kalsiumlaktat, kalsiumklorid", ["E327", "E509"]),
+        ("konserveringsmiddel: kalsiumsorbat", ["E203"]),
+        ("Säureregulator: Kalziumlaktat; Trennmittel: Kalziumcarbonat", ["E327", "E170(i)"]),
+        // Potassium stays potassium.
+        ("surhetsregulerende middel: kaliumlaktat, kaliumklorid", ["E326", "E508"]),
+    ] as [(String, [String])])
+    func calciumSpellings(text: String, codes: [String]) {
+        Self.expectShipped(text, codes)
+    }
+
     @Test("What a label says it is free of is not found", arguments: [
         ("Free from artificial colours. No E621.", []),
         ("No added MSG, salt, E330", ["E330"]),

@@ -108,6 +108,48 @@ enum EditDistance {
             : shapeConfusable.contains(pairKey(x[n - 1], y[b + n - 1]))
     }
 
+    /// Whether reading `observed` as the known word `known` would change the element of a salt:
+    /// `observed` spells an element that `known` lacks, and `known` one that `observed` lacks.
+    /// Norwegian `kalsiumlaktat` (calcium) is one letter from Danish `kaliumlaktat` (potassium),
+    /// German `Kalziumlaktat` and Croatian `kalcijev` likewise: a slip never makes one salt another.
+    static func swapsElement<K: RandomAccessCollection<UInt32>, O: RandomAccessCollection<UInt32>>(
+        _ known: K, _ observed: O
+    ) -> Bool where K.Index == Int, O.Index == Int {
+        let o = elements(in: observed)
+        guard o != 0 else { return false }
+        let k = elements(in: known)
+        return o & ~k != 0 && k & ~o != 0
+    }
+
+    /// Element stems in label languages (folded capitals), one bit per element: potassium,
+    /// calcium, sodium, magnesium, ammonium.
+    private static let elementStems: [(stem: [UInt32], bit: UInt8)] = {
+        let table: [(String, UInt8)] = [
+            ("KALIUM", 1), ("KALIJ", 1), ("KALIO", 1), ("POTASS", 1), ("POTASIO", 1), ("POTASU", 1), ("POTASIU", 1), ("DRASEL", 1),
+            ("CALCI", 2), ("KALCI", 2), ("KALSI", 2), ("KALZI", 2), ("KALTSI", 2), ("WAPN", 2), ("VAPEN", 2),
+            ("SODIU", 4), ("SODIO", 4), ("SODU", 4), ("SODN", 4), ("NATRI", 4),
+            ("MAGNES", 8), ("MAGNEZ", 8),
+            ("AMMONI", 16), ("AMONI", 16),
+        ]
+        return table.map { (Array($0.0.unicodeScalars.map(\.value)), $0.1) }
+    }()
+
+    private static func elements<W: RandomAccessCollection<UInt32>>(in word: W) -> UInt8 where W.Index == Int {
+        var bits: UInt8 = 0
+        let n = word.count, b = word.startIndex
+        guard n >= 4 else { return 0 }
+        for (stem, bit) in elementStems where bits & bit == 0 && stem.count <= n {
+            var i = 0
+            search: while i + stem.count <= n {
+                var j = 0
+                while j < stem.count, word[b + i + j] == stem[j] { j += 1 }
+                if j == stem.count { bits |= bit; break search }
+                i += 1
+            }
+        }
+        return bits
+    }
+
     /// Whether a one-letter substitution between `x` and `y` is a plausible slip: letters OCR
     /// confuses by shape, or neighbours on a keyboard. Insertions, deletions and swaps pass.
     ///

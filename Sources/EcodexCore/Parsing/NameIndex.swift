@@ -285,12 +285,27 @@ struct NameIndex: Sendable {
         if found.count == first, word.count >= Self.mergeSlipMinLength {
             mergeSlipCandidates(word, into: &found, cache: &cache)
         }
+        dropElementSwaps(word, &found, since: first)
     }
 
     /// Known words one plausible slip from `word` (no two-slip or merged-letter candidates).
     func oneSlipCandidates(_ word: ArraySlice<UInt32>, into found: inout [Int32], cache: inout FuzzyCache) {
         guard word.count >= Self.fuzzyMinLength - 1, word.count <= 40 else { return }
-        _ = oneSlipWords(of: word, into: &found, since: found.count, cache: &cache, encode: { $0 })
+        let first = found.count
+        _ = oneSlipWords(of: word, into: &found, since: first, cache: &cache, encode: { $0 })
+        dropElementSwaps(word, &found, since: first)
+    }
+
+    /// Removes the candidates (ids, or `-(id + 1)` for two-slip ones) that would read `word`'s
+    /// element as another (`EditDistance.swapsElement`: `kalsiumlaktat` is not `kaliumlaktat`).
+    private func dropElementSwaps(_ word: ArraySlice<UInt32>, _ found: inout [Int32], since first: Int) {
+        guard found.count > first else { return }
+        let t = tables
+        var k = first
+        while k < found.count {
+            let id = found[k] >= 0 ? found[k] : -found[k] - 1
+            if EditDistance.swapsElement(t.word(id), word) { found.remove(at: k) } else { k += 1 }
+        }
     }
 
     /// Appends (as `encode(id)`) the known words one plausible slip from `word`, not at its first
@@ -533,7 +548,9 @@ struct NameIndex: Sendable {
         let t = tables
         let word = ArraySlice(letters)
         var words: [Int32] = []
-        func consider(_ w: Int32) -> Bool { w >= 0 && !words.contains(w) && t.edges.get(Self.edgeKey(node, w)) >= 0 }
+        func consider(_ w: Int32) -> Bool {
+            w >= 0 && !words.contains(w) && t.edges.get(Self.edgeKey(node, w)) >= 0 && !EditDistance.swapsElement(t.word(w), word)
+        }
         forEachDeletionNeighbour(of: word, cache: &cache) { w in
             guard consider(w) else { return false }
             let k = t.word(w)

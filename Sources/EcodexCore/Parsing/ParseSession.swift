@@ -207,9 +207,16 @@ struct ParseSession {
             var id = index.id(ofWordHash: t.key)
             if id < 0, t.hasDigit, !t.isDigits { id = digitSlipWordID(t) }
             let length = Int(t.end - t.start)
+            var spelled = norm.scalars[Int(t.start)..<Int(t.end)]
+            if id < 0, !t.hasDigit {
+                for v in Self.calciumSpellings(spelled) {
+                    let known = index.id(ofWordHash: Token.hash(v))
+                    if known >= 0 || index.formIDs(v, own: -1).0 >= 0 { (id, spelled) = (known, v[...]); break }
+                }
+            }
             // Singular and plural are one word: `Sodium Citrate` finds `sodium citrates`.
             var forms = !t.hasDigit && length >= NameIndex.wordFormMinLength
-                ? index.formIDs(norm.scalars[Int(t.start)..<Int(t.end)], own: id) : (-1, -1)
+                ? index.formIDs(spelled, own: id) : (-1, -1)
             var compound = false
             if id < 0, forms.0 < 0, !t.hasDigit, let part = compoundTail(t, scratch: &compoundScratch) {
                 (id, forms, compound) = (part.id, part.forms, true)
@@ -392,6 +399,24 @@ struct ParseSession {
     /// `C1TRIC`), the digits turned back into the letters they look like; -1 when no such word is
     /// known. Four letters or more must stay letters, so a code or a quantity (`E1O2`, `100g`, `B12`)
     /// never becomes a name.
+    /// German `Kalzium` and Norwegian `kalsium` (one letter from `kalium`, potassium) spelled
+    /// as the Swedish and the German or Danish names spell calcium: `kalsiumlaktat` →
+    /// `KALCIUMLAKTAT`, `Kalziumcarbonat` → `CALCIUMCARBONAT`. Empty when the word holds
+    /// neither spelling.
+    static func calciumSpellings(_ word: ArraySlice<UInt32>) -> [[UInt32]] {
+        let n = word.count, b = word.startIndex
+        guard n >= 7 else { return [] }
+        for i in 0...(n - 5) where word[b + i] == 0x4B && word[b + i + 1] == 0x41 && word[b + i + 2] == 0x4C
+            && (word[b + i + 3] == 0x5A || word[b + i + 3] == 0x53) && word[b + i + 4] == 0x49 {
+            var v = Array(word)
+            v[i + 3] = 0x43  // KALZI, KALSI -> KALCI
+            var c = v
+            c[i] = 0x43  // -> CALCI
+            return [v, c]
+        }
+        return []
+    }
+
     private func digitSlipWordID(_ t: Token) -> Int32 {
         let word = norm.scalars[Int(t.start)..<Int(t.end)]
         let digits = word.filter(Token.isDigit)
