@@ -678,6 +678,25 @@ struct ParsingConventionTests {
         Self.expectShipped(text, codes)
     }
 
+    @Test("Words of their own one slip from a name are not additives (WordsOfTheirOwn)", arguments: [
+        ("augurken zoetzuur (komkommer, azijn, suiker, zout)", []),     // not zoutzuur, E507
+        ("Produit destiné aux adultes. Sucre, sel", []),                // not destrine, E1400
+        ("collagen peptides, vitamin C", []),                           // no protease, E1101
+        ("Colágeno hidrolizado (péptidos de colágeno)", []),
+        ("Fórmulas infantiles: leche, aceite", []),                     // no formaldehyde, E240
+        ("Arroz tipo Carolina", []),                                    // no carotene, E160a
+        ("Betaine anhydrous, creatine", []),                            // not betanin, E162
+        ("cukor, sacharóza, glukóza", []),                              // sucrose, no invertase
+        ("L-glutamin, whey protein", []),                               // not glutamate, E621
+        // The names themselves, and slips that name the additive, still read.
+        ("zoutzuur", ["E507"]),
+        ("kleurstof: Chlorophyl", ["E140(i)"]),
+        ("Säuerungsmittel: Citronensaure", ["E330"]),
+    ] as [(String, [String])])
+    func wordsOfTheirOwn(text: String, codes: [String]) {
+        Self.expectShipped(text, codes)
+    }
+
     @Test("What a label says it is free of is not found", arguments: [
         ("Free from artificial colours. No E621.", []),
         ("No added MSG, salt, E330", ["E330"]),

@@ -223,6 +223,7 @@ struct ParseSession {
             }
             let eligible = id < 0 && forms.0 < 0 && !t.hasDigit && length <= 40
                 && (length >= NameIndex.fuzzyMinLength || (low && length >= NameIndex.fuzzyMinLength - 1))
+                && !WordsOfTheirOwn.keys.contains(t.key)
             stream.append(.init(token: Int32(k), tokenEnd: Int32(k + 1), id: id, forms: forms, barrierBefore: barrier,
                                 length: Int32(length), lowConfidence: low, fuzzyEligible: eligible,
                                 scalarStart: t.start, scalarEnd: t.end, compound: compound,
