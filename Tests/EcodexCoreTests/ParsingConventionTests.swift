@@ -692,6 +692,11 @@ struct ParsingConventionTests {
         ("zoutzuur", ["E507"]),
         ("kleurstof: Chlorophyl", ["E140(i)"]),
         ("Säuerungsmittel: Citronensaure", ["E330"]),
+        // Data .18: `Bengal` and `Ceylon` were names of agar (fragments of the Union list's
+        // "Bengal, Ceylon, Chinese or Japanese isinglass"); Indian labels print `Bengal gram`.
+        ("Bengal gram flour (besan), edible vegetable oil, salt", []),
+        ("cinnamon (Ceylon), sugar", []),
+        ("gelling agent: agar", ["E406"]),
     ] as [(String, [String])])
     func wordsOfTheirOwn(text: String, codes: [String]) {
         Self.expectShipped(text, codes)
