@@ -702,6 +702,25 @@ struct ParsingConventionTests {
         Self.expectShipped(text, codes)
     }
 
+    @Test("A header's list goes on over ordinary-food names of its own function", arguments: [
+        // Caramel, amaranth and paprika extract are foods too; under `colours:` each is a colour,
+        // and one of them no longer ends the header's list (before: only the first was read).
+        ("colours: caramel, paprika extract", ["E150", "E160c"]),
+        ("colours: amaranth, caramel", ["E123", "E150"]),
+        ("Farbstoffe: Karamell, Paprikaextrakt", ["E150", "E160c"]),
+        ("colours: caramel, paprika extract, curcumin", ["E150", "E160c", "E100"]),
+        // A name of another function, or a food, still ends it.
+        ("colours: caramel, vitamin C", ["E150"]),
+        ("colours: caramel, sugar, paprika extract", ["E150"]),
+        ("Gewürze: Paprika, Karamell", []),
+        // Data .19: German `Orlean` (annatto) needs a colour word; `Orléans` is a city.
+        ("Farbstoffe: Orlean, Paprikaextrakt", ["E160b", "E160c"]),
+        ("Hergestellt in 45000 Orléans, Frankreich", []),
+    ] as [(String, [String])])
+    func headerListOverFoodNames(text: String, codes: [String]) {
+        Self.expectShipped(text, codes)
+    }
+
     @Test("What a label says it is free of is not found", arguments: [
         ("Free from artificial colours. No E621.", []),
         ("No added MSG, salt, E330", ["E330"]),

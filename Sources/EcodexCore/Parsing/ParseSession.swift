@@ -519,6 +519,16 @@ struct ParseSession {
         }
         for h in codeHits where !h.needsContext { structure.noteAdditive(at: h.tokens.lowerBound) }
         for n in nameHits where !n.contextOnly { structure.noteAdditive(at: n.tokens.lowerBound) }
+        // `colours: caramel, paprika extract`: an ordinary-food name of its header's own function
+        // keeps the header's list going, as a plain name does (before, the list ended at `caramel`
+        // and `paprika extract`, a food name too, lost its colour).
+        let functions = self.functions
+        for n in nameHits where n.contextOnly {
+            let k = Int(structure.itemOfToken[n.tokens.lowerBound])
+            guard k >= 0, let h = structure.items[k].header, let f = structure.items[h].ownFunction,
+                  n.code.lineage.lazy.compactMap({ functions[$0] }).first?.contains(f) == true else { continue }
+            structure.noteAdditive(at: n.tokens.lowerBound)
+        }
         structure.liftTrailingFunctions(tokens: tokens)
         for (k, t) in tokens.enumerated() where t.isDigits && (3...4).contains(t.length) && !consumed[k] {
             let it = structure.itemOfToken[k]
