@@ -396,15 +396,11 @@ struct ParseSession {
     /// Digits OCR reads for letters of the same shape inside a word (`S0DIUM`, `POLYS0RBATE`, `C1TRIC`).
     private static let digitLetters: [UInt32: [UInt32]] = [0x30: [0x4F], 0x31: [0x49, 0x4C], 0x35: [0x53], 0x38: [0x42]]
 
-    /// The vocabulary id of a word of letters with one or two of them read as digits (`S0DIUM`,
-    /// `C1TRIC`), the digits turned back into the letters they look like; -1 when no such word is
-    /// known. Four letters or more must stay letters, so a code or a quantity (`E1O2`, `100g`, `B12`)
-    /// never becomes a name.
     /// German `Kalzium` and Norwegian `kalsium` (one letter from `kalium`, potassium) spelled
     /// as the Swedish and the German or Danish names spell calcium: `kalsiumlaktat` →
     /// `KALCIUMLAKTAT`, `Kalziumcarbonat` → `CALCIUMCARBONAT`. Empty when the word holds
     /// neither spelling.
-    static func calciumSpellings(_ word: ArraySlice<UInt32>) -> [[UInt32]] {
+    private static func calciumSpellings(_ word: ArraySlice<UInt32>) -> [[UInt32]] {
         let n = word.count, b = word.startIndex
         guard n >= 7 else { return [] }
         for i in 0...(n - 5) where word[b + i] == 0x4B && word[b + i + 1] == 0x41 && word[b + i + 2] == 0x4C
@@ -418,6 +414,10 @@ struct ParseSession {
         return []
     }
 
+    /// The vocabulary id of a word of letters with one or two of them read as digits (`S0DIUM`,
+    /// `C1TRIC`), the digits turned back into the letters they look like; -1 when no such word is
+    /// known. Four letters or more must stay letters, so a code or a quantity (`E1O2`, `100g`, `B12`)
+    /// never becomes a name.
     private func digitSlipWordID(_ t: Token) -> Int32 {
         let word = norm.scalars[Int(t.start)..<Int(t.end)]
         let digits = word.filter(Token.isDigit)
