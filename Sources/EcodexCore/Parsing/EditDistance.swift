@@ -108,14 +108,12 @@ enum EditDistance {
             : shapeConfusable.contains(pairKey(x[n - 1], y[b + n - 1]))
     }
 
-    /// Whether reading `observed` as the known word `known` would change the element of a salt:
-    /// `observed` spells an element that `known` lacks, and `known` one that `observed` lacks.
-    /// Norwegian `kalsiumlaktat` (calcium) is one letter from Danish `kaliumlaktat` (potassium),
-    /// German `Kalziumlaktat` and Croatian `kalcijev` likewise: a slip never makes one salt another.
-    static func swapsElement<K: RandomAccessCollection<UInt32>, O: RandomAccessCollection<UInt32>>(
-        _ known: K, _ observed: O
-    ) -> Bool where K.Index == Int, O.Index == Int {
-        let o = elements(in: observed)
+    /// Whether reading a word whose element stems are `observed` (`elements(in:)`) as the known
+    /// word `known` would change the element of a salt: the word spells an element that `known`
+    /// lacks, and `known` one that the word lacks. Norwegian `kalsiumlaktat` (calcium) is one
+    /// letter from Danish `kaliumlaktat` (potassium), German `Kalziumlaktat` and Croatian
+    /// `kalcijev` likewise: a slip never makes one salt another.
+    static func swapsElement<K: RandomAccessCollection<UInt32>>(_ known: K, observed o: UInt8) -> Bool where K.Index == Int {
         guard o != 0 else { return false }
         let k = elements(in: known)
         return o & ~k != 0 && k & ~o != 0
@@ -134,7 +132,8 @@ enum EditDistance {
         return table.map { (Array($0.0.unicodeScalars.map(\.value)), $0.1) }
     }()
 
-    private static func elements<W: RandomAccessCollection<UInt32>>(in word: W) -> UInt8 where W.Index == Int {
+    /// The elements whose stems `word` spells, one bit each (`elementStems`); 0 for none.
+    static func elements<W: RandomAccessCollection<UInt32>>(in word: W) -> UInt8 where W.Index == Int {
         var bits: UInt8 = 0
         let n = word.count, b = word.startIndex
         guard n >= 4 else { return 0 }

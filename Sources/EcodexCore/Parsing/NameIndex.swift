@@ -300,11 +300,13 @@ struct NameIndex: Sendable {
     /// element as another (`EditDistance.swapsElement`: `kalsiumlaktat` is not `kaliumlaktat`).
     private func dropElementSwaps(_ word: ArraySlice<UInt32>, _ found: inout [Int32], since first: Int) {
         guard found.count > first else { return }
+        let observed = EditDistance.elements(in: word)
+        guard observed != 0 else { return }
         let t = tables
         var k = first
         while k < found.count {
             let id = found[k] >= 0 ? found[k] : -found[k] - 1
-            if EditDistance.swapsElement(t.word(id), word) { found.remove(at: k) } else { k += 1 }
+            if EditDistance.swapsElement(t.word(id), observed: observed) { found.remove(at: k) } else { k += 1 }
         }
     }
 
@@ -548,8 +550,11 @@ struct NameIndex: Sendable {
         let t = tables
         let word = ArraySlice(letters)
         var words: [Int32] = []
+        var observed: UInt8?  // the word's element stems, scanned for once a word continues the name
         func consider(_ w: Int32) -> Bool {
-            w >= 0 && !words.contains(w) && t.edges.get(Self.edgeKey(node, w)) >= 0 && !EditDistance.swapsElement(t.word(w), word)
+            guard w >= 0, !words.contains(w), t.edges.get(Self.edgeKey(node, w)) >= 0 else { return false }
+            if observed == nil { observed = EditDistance.elements(in: word) }
+            return !EditDistance.swapsElement(t.word(w), observed: observed!)
         }
         forEachDeletionNeighbour(of: word, cache: &cache) { w in
             guard consider(w) else { return false }
