@@ -56,6 +56,28 @@ public final class TesseractLabelReader: LabelReader {
     /// on first need); nil otherwise.
     private let sceneModel: String?
     private var sceneEngine: EngineStart?
+    /// A second Latin-script engine, for reading a scene's blocks two at a time when this
+    /// reader has the cores to itself (`read(imageAt:)`, one photo): started on first need.
+    private var helperSceneEngine: EngineStart?
+    /// Engines that read the blocks of one photo at once when it has the cores to itself.
+    static let maxBlockWorkers = 2
+    /// Letters (`TextRegions.Block.letters`) outside a scene's block with the most, from which
+    /// a second engine reads blocks beside the first: with fewer, its start (about a tenth of
+    /// a second of a core, beside the preprocessing) costs more than it saves. Measured one
+    /// frame at a time on the 69 scored real frames, a second engine for every frame of two
+    /// blocks or more: frames whose other blocks hold under 100 letters lost 10–75 ms (all
+    /// but two of the twelve); those with 400 letters and more gained 0.15–0.63 s.
+    static let secondEngineMinLetters = 100
+    /// `secondEngineMinLetters` for this reader (tests lower it to read small scenes on two engines).
+    var secondEngineFrom = secondEngineMinLetters
+
+    /// Whether a second engine pays for itself on `blocks`: two blocks or more, and enough
+    /// letters outside the one with the most.
+    static func secondEnginePays(_ blocks: [TextRegions.Block], from minLetters: Int) -> Bool {
+        guard blocks.count >= 2 else { return false }
+        let letters = blocks.map(\.letters)
+        return letters.reduce(0, +) - letters.max()! >= minLetters
+    }
     /// Every engine this reader started, in order, with the step that started it: `eng at
     /// header` (the photo's size alone settled it, before decoding) or `Latin at blocks` (after
     /// the block search). Tests: nothing is started early that the photo does not need. The
@@ -136,13 +158,16 @@ public final class TesseractLabelReader: LabelReader {
     /// Throws a `capture_error` (`InputFileError`, `ImageError`) when the file is missing,
     /// not an image, damaged or absurdly large, and an `OCRError` when the engine fails.
     public func read(imageAt path: String) throws -> OCRResult {
-        try read(imageAt: path, until: nil)
+        try read(imageAt: path, until: nil, blockWorkers: min(parallelism, Self.maxBlockWorkers))
     }
 
     /// `read(imageAt:)`, stopping at `deadline` (`DispatchTime` nanoseconds) as well as at its
     /// own budget: what was read by then is kept and marked `outOfTime`; a photo whose turn
     /// comes after the deadline is not decoded at all (an empty reading, `outOfTime`).
-    func read(imageAt path: String, until deadline: UInt64?) throws -> OCRResult {
+    ///
+    /// `blockWorkers`: engines that may read the blocks of one scene at once (2 when this photo
+    /// has the cores to itself, 1 when other photos of a batch are read beside it).
+    func read(imageAt path: String, until deadline: UInt64?, blockWorkers: Int = 1) throws -> OCRResult {
         let start = DispatchTime.now()
         if let deadline, start.uptimeNanoseconds >= deadline {
             var none = OCRResult(words: [], steps: [], preprocessMs: 0, ocrMs: 0)
@@ -169,7 +194,13 @@ public final class TesseractLabelReader: LabelReader {
             // Scenes are read with the Latin-script model alone when it is there.
             started = scene ? startSceneEngine() : startFirstEngine(at: "blocks")
         }
-        var pieces: [(image: PixImage, steps: [String], map: PhotoMap, maybeUpsideDown: Bool, textHeight: Double?)] = []
+        // A photo with the cores to itself reads a scene's blocks on two engines when the
+        // blocks besides the biggest hold enough print: the second starts now, while the
+        // blocks are prepared.
+        let helperStart = blockWorkers >= 2 && scene && Self.secondEnginePays(blocks, from: secondEngineFrom)
+            ? startHelperSceneEngine() : nil
+        defer { _ = try? helperStart?.engine() }
+        var pieces: [Piece] = []
         var steps: [String] = []
         if blocks.isEmpty {
             let prepared = try prepare(loaded)
@@ -215,41 +246,80 @@ public final class TesseractLabelReader: LabelReader {
         var lineBase = 0
         let reader = try engine(started!, scene: scene)
         let retry = retryBelowConfidence > 0 && !scene
-        for var piece in pieces {
-            let (left, byDeadline) = remaining()
-            guard left > 0 else {
-                if byDeadline { outOfTime = true } else { timedOut = true }
-                break
-            }
-            let mode = blocks.isEmpty && !wholeFrame ? nil : Self.blockPageSegMode
-            var first = try reader.recognize(piece.image, pageSegMode: mode, budgetMs: left, tryInverted: wholeFrame)
+        let mode = blocks.isEmpty && !wholeFrame ? nil : Self.blockPageSegMode
+        /// One piece read by `engine`: its words, whether it was read turned, whether its reading was cut short.
+        func readPiece(_ piece: Piece, with engine: TesseractEngine) throws -> PieceReading {
+            var first = try engine.recognize(piece.image, pageSegMode: mode, budgetMs: remaining().ms, tryInverted: wholeFrame)
+            var turned: PixImage?
             // Leptonica leaned to upside down, too weakly to turn (capitals fool it): an unsure
             // reading is tried turned too, and the surer one is kept.
             if piece.maybeUpsideDown, !first.timedOut, Self.meanConfidence(first.words) < Self.halfTurnRereadBelow {
-                let turned = try piece.image.turned(2)
+                let image = try piece.image.turned(2)
                 let rest = remaining().ms
                 if rest > 0 {
-                    let second = try reader.recognize(turned, pageSegMode: mode, budgetMs: rest, tryInverted: wholeFrame)
+                    let second = try engine.recognize(image, pageSegMode: mode, budgetMs: rest, tryInverted: wholeFrame)
                     if !second.timedOut, Self.meanConfidence(second.words) > Self.meanConfidence(first.words) + Self.halfTurnMargin {
                         first = second
-                        piece.map.append(.quarterTurns(2, width: piece.image.width, height: piece.image.height))
-                        piece.image = turned
-                        if !steps.contains(Self.readBothWaysStep) { steps.append(Self.readBothWaysStep) }
+                        turned = image
                     }
                 }
             }
-            var raw = first.words
-            var cut = first.timedOut
-            if retry, !cut {
-                // A retry needs time to finish: with less than a second left (counted once the
-                // shared engine is ours), `retryUnsurePage` keeps the first reading.
-                (raw, cut) = try retryUnsurePage(raw, in: piece.image, budgetMs: { remaining().ms },
-                                                 waited: { waitedMs += $0 })
+            return PieceReading(words: first.words, turned: turned, cut: first.timedOut)
+        }
+        var readings: [PieceReading?] = Array(repeating: nil, count: pieces.count)
+        if let helper = helperStart, pieces.count >= 2 {
+            // A scene's pieces on two engines at once, the biggest first so that both finish
+            // together (no retry on scenes, so nothing else is shared).
+            let sizes = pieces.map { $0.image.width * $0.image.height }
+            let order = sizes.indices.sorted { sizes[$0] > sizes[$1] }
+            nonisolated(unsafe) let all = pieces
+            nonisolated(unsafe) let first = reader
+            // Worker 1 waits for the second engine on its own thread, while worker 0 reads.
+            let outcomes = ParallelWork.map(count: order.count, workers: 2) { w, i -> Result<PieceReading?, Error>? in
+                guard let engine = w == 0 ? first : try? helper.engine() else { return nil }
+                return Result {
+                    guard remaining().ms > 0 else { return nil }
+                    return try readPiece(all[order[i]], with: engine)
+                }
+            }
+            for (i, outcome) in zip(order, outcomes) {
+                if let outcome {
+                    readings[i] = try outcome.get()
+                } else {
+                    // The second engine did not start: the first reads what it would have, and the next photo tries again.
+                    helperSceneEngine = nil
+                    if remaining().ms > 0 { readings[i] = try readPiece(pieces[i], with: reader) }
+                }
+            }
+        } else {
+            for (i, piece) in pieces.enumerated() {
+                guard remaining().ms > 0 else { break }
+                var reading = try readPiece(piece, with: reader)
+                if retry, !reading.cut {
+                    // A retry needs time to finish: with less than a second left (counted once the
+                    // shared engine is ours), `retryUnsurePage` keeps the first reading.
+                    (reading.words, reading.cut) = try retryUnsurePage(reading.words, in: reading.turned ?? piece.image,
+                                                                       budgetMs: { remaining().ms },
+                                                                       waited: { waitedMs += $0 })
+                }
+                readings[i] = reading
+            }
+        }
+        for (var piece, reading) in zip(pieces, readings) {
+            guard let reading else {
+                // No time was left for this piece.
+                if remaining().byDeadline { outOfTime = true } else { timedOut = true }
+                continue
+            }
+            if let turned = reading.turned {
+                piece.map.append(.quarterTurns(2, width: piece.image.width, height: piece.image.height))
+                piece.image = turned
+                if !steps.contains(Self.readBothWaysStep) { steps.append(Self.readBothWaysStep) }
             }
             // A reading the deadline stopped is a burst out of time, not a hard photo.
-            if cut, remaining().byDeadline { outOfTime = true } else { timedOut = timedOut || cut }
+            if reading.cut, remaining().byDeadline { outOfTime = true } else { timedOut = timedOut || reading.cut }
             let width = piece.image.width, height = piece.image.height
-            let words = Self.compactLines(raw).map { w in
+            let words = Self.compactLines(reading.words).map { w in
                 // Clamp: Tesseract can report a box one pixel past the edge.
                 let x = min(max(0, w.left), width), y = min(max(0, w.top), height)
                 let r = min(max(x, w.right), width), b = min(max(y, w.bottom), height)
@@ -307,6 +377,20 @@ public final class TesseractLabelReader: LabelReader {
         return e
     }
 
+    /// The second Latin-script engine (`helperSceneEngine`), starting on its own thread unless it was started before.
+    private func startHelperSceneEngine() -> EngineStart? {
+        if let helperSceneEngine { return helperSceneEngine }
+        guard let model = sceneModel else { return nil }
+        let path = dataPath
+        let e = EngineStart {
+            try TesseractEngine(dataPath: path, languages: [model], pageSegMode: Self.blockPageSegMode,
+                                model: TessData.withoutWordList(path: TessData.file(model, in: path)))
+        }
+        enginesStarted.append(model + " at blocks (second)")
+        helperSceneEngine = e
+        return e
+    }
+
     /// Waits for a started engine; one that failed to start is forgotten, so the next photo tries again.
     private func engine(_ start: EngineStart, scene: Bool) throws -> TesseractEngine {
         do {
@@ -315,6 +399,17 @@ public final class TesseractLabelReader: LabelReader {
             if scene { sceneEngine = nil } else { engine = nil }
             throw error
         }
+    }
+
+    /// A photo, or one text block cut from it, prepared for recognition.
+    private typealias Piece = (image: PixImage, steps: [String], map: PhotoMap, maybeUpsideDown: Bool, textHeight: Double?)
+
+    /// What recognition made of one piece: its words, the piece turned when it read better
+    /// upside down, and whether its reading was cut short.
+    private struct PieceReading {
+        var words: [RecognizedWord]
+        var turned: PixImage?
+        var cut: Bool
     }
 
     private func prepare(_ image: PixImage) throws -> PreprocessedImage {
@@ -362,7 +457,9 @@ public final class TesseractLabelReader: LabelReader {
                       each: (Int, Result<OCRResult, Error>) -> Void) {
         let all = readers(for: paths.count)
         guard all.count > 1 else {
-            for i in paths.indices { each(i, Result { try read(imageAt: paths[i], until: deadline(i)) }) }
+            // One photo at a time: its blocks may use the cores (`blockWorkers`).
+            let blockWorkers = min(parallelism, Self.maxBlockWorkers)
+            for i in paths.indices { each(i, Result { try read(imageAt: paths[i], until: deadline(i), blockWorkers: blockWorkers) }) }
             return
         }
         // Each reader is used by exactly one worker thread.

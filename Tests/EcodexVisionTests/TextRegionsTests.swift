@@ -106,6 +106,56 @@ import Testing
         }
     }
 
+    /// A photo read alone has both cores: the blocks of a scene are read by two engines at
+    /// once, and the words come out as one engine reads them, in the same order and places.
+    /// (`g0597`, a 1080×1920 frame with two blocks; the test sets the bar for a second engine
+    /// to any second block, so that a change of the bar does not change what is tested.)
+    @Test(.enabled(if: TessData.latinScriptModel(in: TessData.folder(nil)) != nil, "needs the Latin-script model"))
+    func aSceneReadAloneUsesTwoEnginesForTheSameWords() throws {
+        let path = TextRegionsTests.synth("g0597")
+        let two = try TesseractLabelReader()
+        two.parallelism = 2
+        two.secondEngineFrom = 0
+        let one = try TesseractLabelReader()
+        one.parallelism = 1
+        let a = try two.read(imageAt: path), b = try one.read(imageAt: path)
+        #expect(two.enginesStarted == ["Latin at blocks", "Latin at blocks (second)"])
+        #expect(one.enginesStarted == ["Latin at blocks"])
+        #expect(a.words.count > 80, "\(a.text)")
+        #expect(a.words.map(\.text) == b.words.map(\.text))
+        #expect(a.words.map(\.line) == b.words.map(\.line))
+        #expect(a.words.map(\.box) == b.words.map(\.box))
+        #expect(a.text.contains("E171"), "\(a.text)")
+        // The second engine is kept for the next photo.
+        _ = try two.read(imageAt: path)
+        #expect(two.enginesStarted == ["Latin at blocks", "Latin at blocks (second)"])
+    }
+
+    /// A second engine only for print outside the biggest block: a label and a price tag beside
+    /// it read on one engine (its start would cost more than it saves).
+    @Test func aSecondEngineIsForPrintBesidesTheBiggestBlock() {
+        func blocks(_ letters: [Int]) -> [TextRegions.Block] {
+            letters.map { TextRegions.Block(x: 0, y: 0, width: 10, height: 10, lineHeight: 8, lines: 3, letters: $0) }
+        }
+        let bar = TesseractLabelReader.secondEngineMinLetters
+        #expect(!TesseractLabelReader.secondEnginePays(blocks([900]), from: bar))
+        #expect(!TesseractLabelReader.secondEnginePays(blocks([900, bar - 1]), from: bar))
+        #expect(TesseractLabelReader.secondEnginePays(blocks([900, bar]), from: bar))
+        #expect(TesseractLabelReader.secondEnginePays(blocks([60, 900, bar - 60]), from: bar))
+    }
+
+    /// In a batch every core already reads a photo of its own: no photo takes a second engine.
+    @Test(.enabled(if: TessData.latinScriptModel(in: TessData.folder(nil)) != nil, "needs the Latin-script model"))
+    func aBatchGivesEachPhotoOneEngine() throws {
+        let reader = try TesseractLabelReader()
+        reader.parallelism = 2
+        reader.secondEngineFrom = 0
+        let results = reader.read(imagesAt: [TextRegionsTests.synth("g0597"), TextRegionsTests.synth("g0597")])
+        #expect(try results.map { try $0.get().text }.allSatisfy { $0.contains("E171") })
+        #expect(([reader] + reader.twins).allSatisfy { !$0.enginesStarted.contains { $0.hasSuffix("(second)") } },
+                "\(([reader] + reader.twins).map(\.enginesStarted))")
+    }
+
     @Test func aPhotoThatFailsToDecodeLeavesNoEngineStarting() throws {
         // A valid JPEG header over a damaged body: the engine started from the header is
         // waited for before the error is thrown, so no thread is left inside Tesseract.

@@ -18,6 +18,11 @@ frames, 4 min): a reading change is measured on five times as many readings. Use
 small steps: re-encoding the annotated frames alone (JPEG or HEIC at quality 90) moves 4–6
 of the 69, so two or three additives up or down on `a` alone are within noise.
 
+`--one-by-one` runs each frame as a `scan` process of its own, one after the other, as a
+shopper scans one photo: the times are then whole-process wall times (start, decoding,
+reading, parsing), and a photo has both cores to itself (its text blocks are read two at
+a time).
+
 Prints one line: frames, TP / FP / FN, precision, recall, F1, and the median and
 p95 of the time to result per frame (or per burst). --out writes a row per frame
 (found, missed, false alarms, preprocessing steps, OCR confidence) for comparing
@@ -30,6 +35,7 @@ import re
 import statistics
 import subprocess
 import sys
+import time
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "real-dev")
 
@@ -55,6 +61,8 @@ def main():
                     help="which frame of each video (a, b1…b4), or `all`: every frame scored as a single photo")
     ap.add_argument("--burst", action="store_true", help="one `scan burst` per video instead")
     ap.add_argument("--out", help="write a JSON row per frame here")
+    ap.add_argument("--one-by-one", action="store_true",
+                    help="one `scan` process per frame, one after the other; times are whole-process wall times")
     ap.add_argument("--time-limit", help="with --burst: passed to `scan burst --time-limit` (seconds; 0 = none)")
     args = ap.parse_args()
 
@@ -77,12 +85,21 @@ def main():
                 f = os.path.join(ROOT, t["file"].replace("/a.jpg", f"/{position}.jpg"))
                 if os.path.exists(f):
                     items.append((dict(t, file=t["file"].replace("/a.jpg", f"/{position}.jpg")), f))
-        p = subprocess.run([args.scan, *[f for _, f in items], "--format", "json", "--region", "EU"],
-                           capture_output=True, text=True)
-        results = [json.loads(l) for l in p.stdout.splitlines() if l.strip().startswith("{")]
-        if len(results) != len(items):
-            sys.exit(f"expected {len(items)} results, got {len(results)}: {p.stderr[-500:]}")
-        rows = [(t, r) for (t, _), r in zip(items, results)]
+        if args.one_by_one:
+            for t, f in items:
+                t0 = time.perf_counter()
+                p = subprocess.run([args.scan, f, "--format", "json", "--region", "EU"], capture_output=True, text=True)
+                wall = (time.perf_counter() - t0) * 1000
+                r = json.loads(p.stdout) if p.stdout.strip().startswith("{") else {"error": p.stderr[-300:]}
+                r.setdefault("timingsMs", {})["total"] = wall
+                rows.append((t, r))
+        else:
+            p = subprocess.run([args.scan, *[f for _, f in items], "--format", "json", "--region", "EU"],
+                               capture_output=True, text=True)
+            results = [json.loads(l) for l in p.stdout.splitlines() if l.strip().startswith("{")]
+            if len(results) != len(items):
+                sys.exit(f"expected {len(items)} results, got {len(results)}: {p.stderr[-500:]}")
+            rows = [(t, r) for (t, _), r in zip(items, results)]
 
     tp = fp = fn = 0
     times, out = [], []
