@@ -12,17 +12,21 @@ Tesseract); the CLI gets OMP_THREAD_LIMIT=1, its fair setting on this machine.
 
 Photos: the sample label, a real gold-set photo, a 12-megapixel photo rendered from the
 sample (ImageMagick), a real-size phone frame (1080x1920) from the gold set, and the
-12-megapixel photo again as HEIC (an iPhone's format; the CLI reads its JPEG). Then `scan text`,
+12-megapixel photo again as HEIC (an iPhone's format; the CLI reads its JPEG), and, when the real
+development set's frames are extracted on this machine (goldset/real-dev/), a real 720x1280
+camera frame with four text blocks (`09297/a.jpg`, read on two engines). Then `scan text`,
 `scan code E120`, `scan text -` with 99 kB of ingredient text (just under the input limit),
 a batch of the four photos (twice each) and one of 32 gold-set photos (g0000-g0031), each on
 one core (`taskset -c 0`) against two.
-`--compare OLD_SCAN` also runs another build of scan on the text and code rows, interleaved
+`--compare OLD_SCAN` also runs another build of scan on every row but the batches, interleaved
 with this one (before/after in one run). Prints Markdown tables and the load average.
 """
 import argparse, os, shutil, statistics, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PHOTOS = ["samples/candy-label.jpg", "goldset/real/irockel_image-5.jpg", None, "goldset/synth/g0570.jpg"]
+# Not committed (no licence stated): timed only where goldset/tools/extract_real_dev.py has run.
+REAL_FRAME = "goldset/real-dev/frames/09297/a.jpg"
 
 
 def run(cmd, env, stdin=None):
@@ -55,7 +59,7 @@ def main():
     ap.add_argument("--scan", default=os.path.join(ROOT, ".build/release/scan"))
     ap.add_argument("--skip-batch", action="store_true")
     ap.add_argument("--skip-photos", action="store_true")
-    ap.add_argument("--compare", help="another scan binary for the text and code rows (its own data folder)")
+    ap.add_argument("--compare", help="another scan binary for every row but the batches (its own data folder)")
     a = ap.parse_args()
     tmp = tempfile.mkdtemp()
     try:
@@ -86,13 +90,18 @@ def main():
         rows = [(p, p) for p in photos]
         if subprocess.run(["convert", photos[2], "-quality", "80", heic], capture_output=True).returncode == 0:
             rows.append((heic, photos[2]))
+        real = os.path.join(ROOT, REAL_FRAME)
+        if os.path.exists(real):
+            rows.append((real, real))
         for p, cli_photo in ([] if a.skip_photos else rows):
-            (sw, sm), (tw, tm), (t6, _) = medians([([a.scan, p, "--region", "EU"], env),
-                                                   (["tesseract", cli_photo, "-"], cli),
-                                                   (["tesseract", cli_photo, "-", "--psm", "6"], cli)], a.runs)
+            timed = medians([([binary, p, "--region", "EU"], e) for _, binary, e in scans]
+                            + [(["tesseract", cli_photo, "-"], cli), (["tesseract", cli_photo, "-", "--psm", "6"], cli)],
+                            a.runs)
+            (tw, tm), (t6, _) = timed[-2:]
             name = os.path.relpath(p, ROOT) if p.startswith(ROOT) else (
                 "12 MP photo as HEIC (the CLI reads its JPEG)" if p == heic else "12 MP photo (4000x3000)")
-            print(f"| {name} | {sw:.3f} s | {tw:.3f} s | {sw / tw:.2f}x | {t6:.3f} s | {sw / t6:.2f}x | {sm:.0f} | {tm:.0f} |")
+            for (suffix, _, _), (sw, sm) in zip(scans, timed):
+                print(f"| {name}{suffix} | {sw:.3f} s | {tw:.3f} s | {sw / tw:.2f}x | {t6:.3f} s | {sw / t6:.2f}x | {sm:.0f} | {tm:.0f} |")
 
         print()
         print(f"| command | median of {a.runs} | peak MB |")
