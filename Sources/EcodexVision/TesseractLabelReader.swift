@@ -366,26 +366,26 @@ public final class TesseractLabelReader: LabelReader {
     private func startSceneEngine() -> EngineStart {
         if let sceneEngine { return sceneEngine }
         guard let model = sceneModel else { return startFirstEngine(at: "blocks") }
-        let path = dataPath
-        let e = EngineStart {
-            // Without its word list: same reading, a quarter of the memory (see `TessData.withoutWordList`).
-            try TesseractEngine(dataPath: path, languages: [model], pageSegMode: Self.blockPageSegMode,
-                                model: TessData.withoutWordList(path: TessData.file(model, in: path)))
-        }
+        let e = Self.startLatinEngine(model, in: dataPath)
         enginesStarted.append(model + " at blocks")
         sceneEngine = e
         return e
+    }
+
+    /// A Latin-script engine for scenes, starting on its own thread: without its word list, the
+    /// same reading in a quarter of the memory (see `TessData.withoutWordList`).
+    private static func startLatinEngine(_ model: String, in path: String) -> EngineStart {
+        EngineStart {
+            try TesseractEngine(dataPath: path, languages: [model], pageSegMode: blockPageSegMode,
+                                model: TessData.withoutWordList(path: TessData.file(model, in: path)))
+        }
     }
 
     /// The second Latin-script engine (`helperSceneEngine`), starting on its own thread unless it was started before.
     private func startHelperSceneEngine() -> EngineStart? {
         if let helperSceneEngine { return helperSceneEngine }
         guard let model = sceneModel else { return nil }
-        let path = dataPath
-        let e = EngineStart {
-            try TesseractEngine(dataPath: path, languages: [model], pageSegMode: Self.blockPageSegMode,
-                                model: TessData.withoutWordList(path: TessData.file(model, in: path)))
-        }
+        let e = Self.startLatinEngine(model, in: dataPath)
         enginesStarted.append(model + " at blocks (second)")
         helperSceneEngine = e
         return e
