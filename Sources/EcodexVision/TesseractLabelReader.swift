@@ -61,6 +61,8 @@ public final class TesseractLabelReader: LabelReader {
     private var helperSceneEngine: EngineStart?
     /// Engines that read the blocks of one photo at once when it has the cores to itself.
     static let maxBlockWorkers = 2
+    /// The engines a photo read alone may use for its blocks: the cores this reader may use, at most `maxBlockWorkers`.
+    private var aloneBlockWorkers: Int { min(parallelism, Self.maxBlockWorkers) }
     /// Letters (`TextRegions.Block.letters`) outside a scene's block with the most, from which
     /// a second engine reads blocks beside the first: with fewer, its start (about a tenth of
     /// a second of a core, beside the preprocessing) costs more than it saves. Measured one
@@ -158,7 +160,7 @@ public final class TesseractLabelReader: LabelReader {
     /// Throws a `capture_error` (`InputFileError`, `ImageError`) when the file is missing,
     /// not an image, damaged or absurdly large, and an `OCRError` when the engine fails.
     public func read(imageAt path: String) throws -> OCRResult {
-        try read(imageAt: path, until: nil, blockWorkers: min(parallelism, Self.maxBlockWorkers))
+        try read(imageAt: path, until: nil, blockWorkers: aloneBlockWorkers)
     }
 
     /// `read(imageAt:)`, stopping at `deadline` (`DispatchTime` nanoseconds) as well as at its
@@ -457,9 +459,8 @@ public final class TesseractLabelReader: LabelReader {
                       each: (Int, Result<OCRResult, Error>) -> Void) {
         let all = readers(for: paths.count)
         guard all.count > 1 else {
-            // One photo at a time: its blocks may use the cores (`blockWorkers`).
-            let blockWorkers = min(parallelism, Self.maxBlockWorkers)
-            for i in paths.indices { each(i, Result { try read(imageAt: paths[i], until: deadline(i), blockWorkers: blockWorkers) }) }
+            // One photo at a time: its blocks may use the cores.
+            for i in paths.indices { each(i, Result { try read(imageAt: paths[i], until: deadline(i), blockWorkers: aloneBlockWorkers) }) }
             return
         }
         // Each reader is used by exactly one worker thread.
