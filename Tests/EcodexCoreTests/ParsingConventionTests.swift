@@ -580,6 +580,37 @@ struct ParsingConventionTests {
         Self.expectShipped(text, codes)
     }
 
+    /// Sulphites, shellfish and caffeine named in words of their own are no additive (Open Food
+    /// Facts' `fr-olives`: `conservateur : sulfites` has no E-number), but the parser reports that
+    /// the label names them, so a shopper who watches for them hears of it.
+    @Test("A label naming sulphites, shellfish or caffeine in words of its own", arguments: [
+        ("Dried apricots, preservative: sulphites", [], ["sulphites: sulphites"]),
+        ("Aprikosen, Konservierungsstoff: Sulfite. Kann Spuren von Krebstieren enthalten.", [], ["sulphites: Sulfite", "shellfish: Krebstieren"]),
+        ("Raisins, conservateur : sulfites", [], ["sulphites: sulfites"]),
+        ("uva passa, conservante: solfiti", [], ["sulphites: solfiti"]),
+        ("Vin. Innehåller sulfiter.", [], ["sulphites: sulfiter"]),
+        ("Rodzynki, substancja konserwująca: siarczyny", [], ["sulphites: siarczyny"]),
+        ("Crisps, prawn cocktail flavour. May contain crustaceans.", [], ["shellfish: prawn"]),
+        ("Pâtes, sel. Peut contenir des traces de crustacés et de mollusques.", [], ["shellfish: crustacés"]),
+        ("Water, sugar, caffeine, acid: citric acid", ["E330"], ["caffeine: caffeine"]),
+        ("Wasser, Zucker, Koffein, Farbstoff: Zuckerkulör E150d", ["E150d"], ["caffeine: Koffein"]),
+        // Named as an additive: the card says it, not the statement.
+        ("apricots, preservative (sodium metabisulphite)", ["E223"], []),
+        ("Cola, colour (sulphite ammonia caramel)", ["E150d"], []),
+        // Denied.
+        ("Wine, no added sulphites", [], []),
+        ("Vin sans sulfites ajoutés", [], []),
+        ("sulphite-free wine", [], []),
+        ("Cola, caffeine free", [], []),
+        ("Kaffee, koffeinfrei", [], []),
+        ("Decaffeinated coffee", [], []),
+    ] as [(String, [String], [String])])
+    func namedSensitivities(text: String, codes: [String], named: [String]) {
+        let r = Self.shipped.parse(text)
+        #expect(r.mentions.map(\.code.description) == codes, "\(text)")
+        #expect(r.named.map { "\($0.sensitivity.rawValue): \($0.text)" } == named, "\(text)")
+    }
+
     @Test("Glyceride esters named without their fatty-acid tail, and the stearates", arguments: [
         ("Emulsifier: citric acid esters of mono- and diglycerides, salt", ["E472c"]),
         ("Lactic acid esters of mono- and diglycerides", ["E472b"]),

@@ -37,6 +37,33 @@ final class FakeReader: LabelReader {
         #expect(r.preprocessing == ["grayscale"])
     }
 
+    /// `--avoid sulphites` on a label that names sulphites but no additive: the note says so;
+    /// a shopper who does not watch for them gets no note.
+    @Test func aWatchedSensitivityNamedOnTheLabelGetsANote() throws {
+        let pipeline = try ScanPipeline(catalog: TestRecords.catalog, reader: FakeReader(""))
+        let text = "Dried apricots, preservative: sulphites. May contain crustaceans."
+        let watching = try pipeline.scanText(text, options: ScanOptions(preferences: Preferences(sensitivities: [.sulphites])))
+        #expect(watching.additives.isEmpty)
+        #expect(watching.warnings.first == RiskEngine.namedOnLabel(NamedSensitivity(sensitivity: .sulphites, text: "sulphites")))
+        #expect(watching.warnings.first == "The label names sulphites (“sulphites”), which you asked to watch for.")
+        #expect(!watching.warnings.contains { $0.contains("shellfish") }, "shellfish is not watched")
+        let notWatching = try pipeline.scanText(text, options: ScanOptions())
+        #expect(!notWatching.warnings.contains { $0.contains("sulphites") })
+    }
+
+    /// A card that carries the caution already says it: no second note (aspartame's PKU caution
+    /// stands in for any record's).
+    @Test func aCardCarryingTheCautionNeedsNoNote() throws {
+        let pipeline = try ScanPipeline(catalog: TestRecords.catalog, reader: FakeReader(""))
+        let named = NamedSensitivity(sensitivity: .pku, text: "phenylalanine")
+        let parsed = ParseResult(mentions: [Mention(code: ECode("E951")!, matchedText: ["aspartame"], span: 0..<9, kind: .name)],
+                                 named: [named])
+        let options = ScanOptions(preferences: Preferences(sensitivities: [.pku]))
+        #expect(try pipeline.report(from: parsed, input: "t", options: options).warnings.isEmpty)
+        let bare = ParseResult(named: [named])
+        #expect(try pipeline.report(from: bare, input: "t", options: options).warnings.first == RiskEngine.namedOnLabel(named))
+    }
+
     @Test func lowConfidencePromptsRescan() throws {
         let pipeline = try ScanPipeline(catalog: TestRecords.catalog, reader: FakeReader("E330", confidence: 30))
         let r = try pipeline.scanImage(at: "blurry.jpg", options: ScanOptions())

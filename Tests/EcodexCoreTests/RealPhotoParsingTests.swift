@@ -141,6 +141,16 @@ import Testing
         #expect(fused.mentions.map(\.code.description) == ["E330"])
     }
 
+    /// A sensitivity the label names in so many words counts from any frame: whole words only.
+    @Test func aSensitivityNamedInAnyFrameIsKept() {
+        var second = Self.frame([])
+        second.named = [NamedSensitivity(sensitivity: .sulphites, text: "sulfites")]
+        var third = Self.frame([])
+        third.named = [NamedSensitivity(sensitivity: .sulphites, text: "Sulfite")]
+        #expect(BurstFusion.fuse([Self.frame([]), second, third], lead: 0).named == second.named)
+        #expect(BurstFusion.fuse([Self.frame([]), Self.frame([])]).named.isEmpty)
+    }
+
     @Test func theLeadFrameCountsAsASinglePhotoWould() {
         let frames = [Self.frame([Self.mention("E407a", 0.5)]), Self.frame([]), Self.frame([Self.mention("E322", 0.4)])]
         #expect(BurstFusion.fuse(frames, lead: 0).mentions.map(\.code.description) == ["E407a"])

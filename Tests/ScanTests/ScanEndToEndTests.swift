@@ -81,6 +81,26 @@ import Testing
         #expect(try #require(run.jsonLines().first).codes == codes, "\(text)")
     }
 
+    /// `--avoid sulfites`: a label that names sulphites but no additive gets a note; one whose
+    /// card already says it (sulphur dioxide) gets none; the terminal shows the note too.
+    @Test func aWatchedSensitivityNamedOnTheLabelIsNoted() throws {
+        let named = try scan.run(["text", "Dried apricots, preservative: sulphites", "--avoid", "sulfites", "--format", "json"])
+        #expect(named.status == 0, "\(named.stderr)")
+        let report = try #require(named.jsonLines().first)
+        #expect(report.codes.isEmpty)
+        #expect((report["warnings"] as? [String])?.first == "The label names sulphites (“sulphites”), which you asked to watch for.")
+        let carded = try scan.run(["text", "Apricots, preservative: sulphur dioxide. Contains sulphites.", "--avoid", "sulfites",
+                                   "--format", "json"])
+        let card = try #require(carded.jsonLines().first)
+        #expect(card.codes == ["E220"])
+        #expect(card.additives.first?["badge"] as? String == "red")
+        #expect((card["warnings"] as? [String]) == [])
+        let terminal = try scan.run(["text", "Konservierungsstoff: Sulfite", "--avoid", "sulfites"])
+        #expect(terminal.stdout.contains("Note: The label names sulphites (“Sulfite”)"), "\(terminal.stdout)")
+        let unwatched = try scan.run(["text", "Konservierungsstoff: Sulfite"])
+        #expect(!unwatched.stdout.contains("The label names"))
+    }
+
     @Test func candyLabelTerminalOutput() throws {
         let run = try scan.run([ScanBinary.path("samples/candy-label.jpg"), "--region", "EU"])
         #expect(run.status == 0)

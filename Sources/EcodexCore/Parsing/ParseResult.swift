@@ -4,9 +4,13 @@ public struct ParseResult: Sendable, Equatable {
     public var mentions: [Mention]
     /// Well-formed codes the store does not know (`E999`), as canonical strings, in label order.
     public var unmatched: [String]
+    /// Sensitivities the label names in words of their own, not as an additive (`preservative:
+    /// sulphites`, `Contains: crustaceans`): see `SensitivityWords`.
+    public var named: [NamedSensitivity]
 
-    public init(mentions: [Mention] = [], unmatched: [String] = []) {
+    public init(mentions: [Mention] = [], unmatched: [String] = [], named: [NamedSensitivity] = []) {
         self.mentions = mentions
         self.unmatched = unmatched
+        self.named = named
     }
 }

@@ -85,7 +85,16 @@ struct ParseSession {
         readBareNumbers()
         emitMentions(merge(candidates()))
         addAspartameFromStatement()
+        findNamedSensitivities()
         return result
+    }
+
+    /// Pass 7: sensitivities the label names outside every additive's words (see `SensitivityWords`).
+    private mutating func findNamedSensitivities() {
+        let spans = result.mentions.map(\.span)
+        result.named = SensitivityWords.find(tokens: tokens, negated: negated,
+                                             taken: { k in spans.contains { $0.overlaps(byteRange(k..<(k + 1))) } },
+                                             original: original)
     }
 
     private static let aspartame = ECode(number: 951)

@@ -73,7 +73,12 @@ public enum BurstFusion {
         for f in frames {
             for u in f.unmatched where counts[u, default: 0] >= 2 && !unmatched.contains(u) { unmatched.append(u) }
         }
-        return ParseResult(mentions: mentions, unmatched: unmatched)
+        // A sensitivity named in so many words in any frame: whole words, never slips (`SensitivityWords`).
+        var named: [NamedSensitivity] = []
+        for f in frames {
+            for n in f.named where !named.contains(where: { $0.sensitivity == n.sensitivity }) { named.append(n) }
+        }
+        return ParseResult(mentions: mentions, unmatched: unmatched, named: named)
     }
 
     /// Same additive as a label writes it: equal, or one is the other's parent.

@@ -308,7 +308,7 @@ public final class ScanPipeline {
         return report
     }
 
-    private func report(from parsed: ParseResult, input: String, options: ScanOptions) throws -> ScanReport {
+    func report(from parsed: ParseResult, input: String, options: ScanOptions) throws -> ScanReport {
         let t1 = Clock.now()
         var findings: [Finding] = []
         var unmatched = parsed.unmatched
@@ -353,6 +353,13 @@ public final class ScanPipeline {
         }
         var report = ScanReport(input: input, region: options.preferences.region, versions: catalog.versions,
                                 additives: findings, unmatched: unmatched)
+        // A sensitivity the shopper watches for that the label names in words of its own
+        // (`preservative: sulphites`), when no card already carries its caution.
+        let carried = Set(findings.compactMap { stored[$0.code]?.population }.joined())
+        for n in parsed.named where options.preferences.sensitivities.contains(n.sensitivity)
+            && !carried.contains(where: { RiskEngine.cautionSensitivity[$0] == n.sensitivity }) {
+            report.warnings.append(RiskEngine.namedOnLabel(n))
+        }
         report.timingsMs.assess = Clock.since(t1)
         if findings.isEmpty {
             report.warnings.append(ScanPipeline.nothingFound)
