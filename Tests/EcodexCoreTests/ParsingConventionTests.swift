@@ -580,6 +580,48 @@ struct ParsingConventionTests {
         Self.expectShipped(text, codes)
     }
 
+    /// Session 25's probes of US, Indian and EU lists through the shipped data (data .20).
+    @Test("US and Indian names of phosphates and emulsifiers, Greek lower-case mu, colour class plurals", arguments: [
+        // 21 CFR 182.1810: pentasodium triphosphate, not E452(vi).
+        ("Beef, water, salt, contains 2% or less of: dextrose, sodium tripolyphosphate, sodium nitrite", ["E451(i)", "E250"]),
+        ("Enriched flour, water, calcium stearoyl lactylate, salt", ["E482"]),
+        // Read as propylene glycol (E1520) and glycerol (E422) before.
+        ("Sugar, propylene glycol monostearate, salt", ["E477"]),
+        ("Cake mix: sugar, propylene glycol mono- and diesters of fats and fatty acids", ["E477"]),
+        ("Emulsifier: glycerol monostearate (INS 471)", ["E471"]),
+        ("Sugar, glycerol, salt", ["E422"]),
+        // Greek small mu begins a Greek word: the letter, not the micro sign.
+        ("Ζάχαρη, μηλικό οξύ, γαλακτωματοποιητής: μονο- και διγλυκερίδια λιπαρών οξέων", ["E296", "E471"]),
+        ("Βιταμίνη D 5 μg", []),
+        // The plural colour class word vouches for a salt named in full.
+        ("barviva: uhličitan vápenatý", ["E170(i)"]),
+        // Fragments of names the taxonomy split, or another additive's name: gone.
+        ("Sól, izvleček rožmarina", []),
+        ("Бисквити: брашно, захар, масло и т.н.", []),
+        ("Σάλτσα, κόμμι γκουάρ", ["E412"]),
+    ] as [(String, [String])])
+    func session25Probes(text: String, codes: [String]) {
+        Self.expectShipped(text, codes)
+    }
+
+    /// An acid's name that qualifies bacteria or cultures names the cultures (yogurt, cheese,
+    /// sausage, vinegar), not the acid.
+    @Test("Lactic acid bacteria and cultures are not lactic acid", arguments: [
+        ("Milk, lactic acid bacteria", []),
+        ("cultures of lactic acid bacteria, salt", []),
+        ("Pork, salt, lactic acid starter culture", []),
+        ("Milch, Milchsäure-Bakterien", []),
+        ("leche, bacterias del ácido láctico", []),
+        ("lait, ferments d'acide lactique", []),
+        ("vinegar (acetic acid bacteria)", []),
+        // The acid itself, beside cultures.
+        ("Milk, lactic acid, bacterial cultures", ["E270"]),
+        ("Cultures, acidity regulator: lactic acid", ["E270"]),
+    ] as [(String, [String])])
+    func acidBacteriaAreCultures(text: String, codes: [String]) {
+        Self.expectShipped(text, codes)
+    }
+
     /// Sulphites, shellfish and caffeine named in words of their own are no additive (Open Food
     /// Facts' `fr-olives`: `conservateur : sulfites` has no E-number), but the parser reports that
     /// the label names them, so a shopper who watches for them hears of it.

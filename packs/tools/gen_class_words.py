@@ -63,6 +63,16 @@ SUPPLEMENT = [
     ("thickener", "hr", ["Zgušnjivač", "Zgušnjivači"]),
     ("raising agent", "hr", ["Tvar za rahljenje", "Tvari za rahljenje", "Sredstvo za rahljenje", "Sredstva za rahljenje"]),
     ("gelling agent", "hr", ["Tvar za želiranje", "Tvari za želiranje", "Sredstvo za želiranje", "Sredstva za želiranje"]),
+    # The colour class name of Reg. (EU) No 1169/2011, Annex VII Part C, in these languages, and
+    # its plural, which labels print before several colours (`barviva: E150d, E160a`; session 25:
+    # `barviva: uhličitan vápenatý` read no E170, the taxonomy has the singular only).
+    ("colour", "cs", ["Barviva"]),
+    ("colour", "sk", ["Farbivá"]),
+    ("colour", "sl", ["Barvila"]),
+    ("colour", "et", ["Toiduvärvid"]),
+    ("colour", "lt", ["Dažikliai"]),
+    ("colour", "lv", ["Krāsviela", "Krāsvielas"]),
+    ("colour", "el", ["Χρωστική", "Χρωστικές", "Χρωστικές ουσίες"]),
 ]
 
 

@@ -44,6 +44,7 @@ struct NormalizedText {
         var pendingSpace = false
         var pendingSpaceStart: Int32 = 0
         var pendingNewline = false
+        var prevRaw: UInt32 = 0
         while i < n {
             let (v, len) = Self.decode(b, at: i)
             let next = i + len
@@ -51,6 +52,7 @@ struct NormalizedText {
                 if !pendingSpace { pendingSpaceStart = Int32(i) }
                 pendingSpace = true
                 if v == 0x0A || v == 0x0D { pendingNewline = true }
+                prevRaw = 0x20
                 i = next
                 continue
             }
@@ -72,15 +74,23 @@ struct NormalizedText {
             if v < 0x80 {
                 scalars.append(v >= 0x61 && v <= 0x7A ? v - 0x20 : v)
                 starts.append(Int32(i)); ends.append(Int32(next))
+            } else if v == 0x3BC, Self.isGreek(prevRaw) || (next < n && Self.isGreek(Self.decode(b, at: next).0)) {
+                // Greek small mu inside a Greek word is the letter (`μηλικό`, folded as its capital
+                // `Μ`, a look-alike of `M`); elsewhere it is the micro sign (`μg`), as U+00B5 is.
+                scalars.append(0x4D); starts.append(Int32(i)); ends.append(Int32(next))
             } else {
                 for f in folder.fold(v) {
                     if f == 0x20 && scalars.last == 0x20 { continue }
                     scalars.append(f); starts.append(Int32(i)); ends.append(Int32(next))
                 }
             }
+            prevRaw = v
             i = next
         }
     }
+
+    /// Greek and Coptic, and Greek Extended (accented polytonic letters).
+    private static func isGreek(_ v: UInt32) -> Bool { (0x370...0x3FF).contains(v) || (0x1F00...0x1FFF).contains(v) }
 
     @inline(__always)
     private static func decode(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> (UInt32, Int) {

@@ -744,6 +744,7 @@ struct ParseSession {
                 if best.compound, !(item(first).map { sameFunction(best.code, $0) } ?? false), !neighbourIsCode(best) { continue }
                 if !best.isCode, !ocrNameHolds(best) { continue }
             }
+            if !best.isCode, namesMicrobes(best.nameTokens) { continue }
             if let it = item(first), it.inNutrientGroup,
                best.kind == .ins || (!best.isCode && !countsAmongNutrients(best)) { continue }
             var texts = m.parts.map { original($0.tokens) }
@@ -768,6 +769,29 @@ struct ParseSession {
             result.mentions.append(Mention(code: best.code, matchedText: texts, span: span, kind: best.kind,
                                            confidence: confidence, function: function, ingredient: ingredient))
         }
+    }
+
+    /// Words for the bacteria and cultures an acid's name qualifies: `lactic acid bacteria`, `lactic
+    /// acid starter culture`, `Milchsäure-Bakterien`, `bacterias del ácido láctico`, `acetic acid
+    /// bacteria`. Those are cultures (yogurt, cheese, sausage, vinegar), not the acid.
+    static let microbeWords: [UInt64] = [
+        "BACTERIA", "BACTERIUM", "BACTERIAL", "CULTURE", "CULTURES", "STARTER", "STARTERS", "BAKTERIEN",
+        "BAKTERIENKULTUREN", "KULTUREN", "KULTUR", "BACTERIES", "FERMENTS", "BACTERIAS", "CULTIVOS", "FERMENTOS",
+        "BATTERI", "FERMENTI", "COLTURE", "BACTERIEN", "CULTUREN", "BACTERIAN", "BAKTERIE", "BAKTERIER",
+    ].map(Token.hash)
+    /// Words that may stand between such a word and the acid's name before it (`bacterias del ácido láctico`).
+    static let microbeLinks: [UInt64] = ["OF", "DE", "DEL", "DES", "DU", "D", "DI", "DELL", "VON", "VAN"].map(Token.hash)
+
+    /// Whether the name in `r` qualifies bacteria or cultures: one of `microbeWords` right after it
+    /// (a hyphen between: `Milchsäure-Bakterien`), or right before it with at most one link word.
+    private func namesMicrobes(_ r: Range<Int>) -> Bool {
+        var j = r.upperBound
+        if j < tokens.count, tokens[j].kind == .punct, tokens[j].key == 0x2D { j += 1 }
+        if j < tokens.count, tokens[j].kind == .word, Self.microbeWords.contains(tokens[j].key) { return true }
+        var i = r.lowerBound - 1
+        if i >= 0, tokens[i].kind == .punct, tokens[i].key == 0x27 { i -= 1 }  // `d'acide`
+        if i >= 0, tokens[i].kind == .word, Self.microbeLinks.contains(tokens[i].key) { i -= 1 }
+        return i >= 0 && tokens[i].kind == .word && Self.microbeWords.contains(tokens[i].key)
     }
 
     /// Under a vitamins-and-minerals header, a mineral salt named in full (`calcium carbonate`)
