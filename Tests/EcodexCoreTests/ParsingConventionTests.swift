@@ -439,8 +439,12 @@ struct ParsingConventionTests {
         ("Red40, Blue1", ["E129", "E133"]),
         ("Red 4O, BLUE l, biue 2", ["E129", "E133", "E132"]),
         ("Yellow5 Lake", ["E102"]),
+        // `dye` between the colour word and its number, as small US brands print it.
+        ("Sugar, Red Dye 40, Yellow Dye #5, Blue Dye No. 1", ["E129", "E102", "E133"]),
+        ("Sugar, Red 40 dye", ["E129"]),
         // Not colour names: other numbers, other words, plurals of foods.
         ("red 49, yellow split peas", []),
+        ("Sugar, red dye, salt", []),
         ("Reduced iron, greens, reds, BLUES", []),
     ] as [(String, [String])])
     func usColoursAsRead(text: String, codes: [String]) {

@@ -187,6 +187,13 @@ struct ParseSession {
                 while j < tokens.count, tokens[j].kind == .punct, NameIndex.isSoftPunct(tokens[j].key) { j += 1 }
                 if j < tokens.count, tokens[j].isDigits, !consumed[j] { continue }
             }
+            // `Red Dye 40`, `Yellow Dye #5`: the word `dye` between a US colour word and its number.
+            if t.key == Self.dyeKey, k > 0, tokens[k - 1].kind == .word, Self.usColourKeys.contains(tokens[k - 1].key) {
+                var j = k + 1
+                while j < tokens.count, tokens[j].kind == .punct ? NameIndex.isSoftPunct(tokens[j].key)
+                    : NameIndex.numberMarks.contains(tokens[j].key) { j += 1 }
+                if j < tokens.count, tokens[j].isDigits { continue }
+            }
             // `Yellow6`, `YELLOWS`, `Red 4O`, `biue 1`: a US colour name as OCR reads it.
             if let colour = usColourNumber(at: k) {
                 let n = colour.numberToken
@@ -451,6 +458,8 @@ struct ParseSession {
 
     /// US certified colours are a colour word and a number (`Yellow 5`, `Red 40`, `Blue 1`).
     static let usColourWords: [[UInt32]] = ["RED", "YELLOW", "BLUE", "GREEN"].map { $0.unicodeScalars.map(\.value) }
+    static let usColourKeys: [UInt64] = usColourWords.map { Token.hash($0) }
+    static let dyeKey = Token.hash("DYE")
 
     /// The colour word and number of a US colour name that OCR glued (`Yellow6`, `RED40`) or
     /// misread (`YELLOWS` for `Yellow 5`, `Red 4O`, `BLUE l`, `biue 1`): the vocabulary ids of the
