@@ -88,6 +88,18 @@ struct ParsingCodeTests {
         #expect(r.unmatched == ["E189"])
     }
 
+    /// A bracket slip before `E` is a slip prefix: it needs a class word, as `F476` does; a
+    /// quantity in litres is never a code.
+    @Test("Bracket slips need additive context", arguments: [
+        ("salt, lE 322), sugar", [String]()),
+        ("LE 100 ANS", []),
+        ("contenu ℮330ml", []),
+        ("vitamin IE, salt", []),
+    ])
+    func bracketSlipsNeedContext(text: String, codes: [String]) {
+        #expect(S.parser.parse(text).mentions.map(\.code.description) == codes, "\(text)")
+    }
+
     @Test("OCR slips inside codes are repaired when the store knows the result", arguments: [
         ("preservative: E2l1", "E211", "E2l1"),
         ("colour: E1O2", "E102", "E1O2"),
@@ -105,6 +117,10 @@ struct ParsingCodeTests {
         // The first digit read as a letter after a set-apart prefix, as after a glued one.
         ("colour: E l29", "E129", "E l29"),
         ("sugar, E-I02, salt", "E102", "E-I02"),
+        // The opening bracket read as `l`, `I` or `|` before the code (real gold OCR: `IE 471`).
+        ("émulsifiant : lE330)", "E330", "lE330"),
+        ("EMULSIFIANTS IE 471. 322 DE SOJA", "E471", "IE 471"),
+        ("colour: |E150d)", "E150d", "|E150d"),
     ])
     func repairs(text: String, code: String, spanned: String) {
         let r = S.parser.parse(text)

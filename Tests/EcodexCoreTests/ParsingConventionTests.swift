@@ -603,6 +603,8 @@ struct ParsingConventionTests {
         ("Sól, izvleček rožmarina", []),
         ("Бисквити: брашно, захар, масло и т.н.", []),
         ("Σάλτσα, κόμμι γκουάρ", ["E412"]),
+        // The closing bracket read as `l` after a code: no package holds 330 litres.
+        ("acidity regulator (E330l, salt", ["E330"]),
     ] as [(String, [String])])
     func session25Probes(text: String, codes: [String]) {
         Self.expectShipped(text, codes)

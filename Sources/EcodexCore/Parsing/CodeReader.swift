@@ -64,6 +64,16 @@ struct CodeReader {
             guard let h = readBody(word(i + 1), next: i + 2, start: i, prefixSlip: true) else { return [] }
             return [h]
         }
+        // `lE330)`, `IE 471`: the opening bracket before a code read as `l`, `I` or `|`; the same
+        // rule as `F 476` (real gold OCR: `EMULSIFIANTS IE 471. 322 DE SOJA`).
+        if Self.isBracketSlipE(w) {
+            if w.count == 2, i + 1 < tokens.count, tokens[i + 1].kind == .word, tokens[i + 1].isDigits,
+               (3...4).contains(tokens[i + 1].length) {
+                return readBody(word(i + 1), next: i + 2, start: i, prefixSlip: true).map { [$0] } ?? []
+            }
+            guard w.count >= 5 else { return [] }
+            return readBody(w.dropFirst(2), next: i + 1, start: i, prefixSlip: true).map { [$0] } ?? []
+        }
         let (prefixLength, strong) = prefix(of: w)
         guard prefixLength > 0 else { return [] }
         let rest = w.dropFirst(prefixLength)
@@ -129,6 +139,13 @@ struct CodeReader {
         if (f == 0x46 || f == 0x43), w.count >= 4 { return (1, false) }
         if Self.isINSSlip(w), w.count >= 6 { return (3, false) }
         return (0, false)
+    }
+
+    /// `LE`, `IE`, `|E` at a word's start: an opening bracket read as `l`, `I` or `|`, glued to the
+    /// `E` of a code (`lE330)`) or set apart with it (`IE 471`).
+    static func isBracketSlipE(_ w: ArraySlice<UInt32>) -> Bool {
+        guard w.count >= 2, let f = w.first else { return false }
+        return (f == 0x4C || f == 0x49 || f == 0x7C) && w[w.startIndex + 1] == 0x45
     }
 
     /// `LNS`, `1NS`, `|NS`: the INS prefix with its `I` read as `l`, `1` or `|` (folded to capitals).
@@ -199,7 +216,9 @@ struct CodeReader {
         // Three digits at least: `E47l` is a slip of E471, not 47 litres.
         if let firstLetter = chars.firstIndex(where: { !($0 >= 0x30 && $0 <= 0x39) }), firstLetter >= 3 {
             let unit = String(decoding: chars[firstLetter...].map { UInt8(truncatingIfNeeded: $0) }, as: UTF8.self).uppercased()
-            if Self.units.contains(unit) { return nil }
+            // No package holds a hundred litres or more: `E330l` is a code whose closing bracket
+            // OCR read as `l`, not `℮ 330 l`.
+            if Self.units.contains(unit), unit != "L" || firstLetter < 3 { return nil }
         }
         var best: Hit?
         if let c = Self.clean(chars) {
@@ -224,6 +243,11 @@ struct CodeReader {
             best = Hit(code: code, tokens: start..<last, kind: prefixSlip ? .repaired : .code,
                        known: isKnown(code), needsContext: prefixSlip)
             if best!.known || !allowRepair { return best }
+        }
+        // `E330l`, `E330|`: the closing bracket read as `l` or `|` right after the code.
+        if allowRepair, let closing = chars.last, closing == 0x4C || closing == 0x7C,
+           let c = Self.clean(Array(chars.dropLast())), isKnown(c) {
+            return Hit(code: c, tokens: start..<end, kind: .repaired, known: true, needsContext: prefixSlip)
         }
         if allowRepair, let r = repaired(chars) {
             return Hit(code: r, tokens: start..<end, kind: .repaired, known: true, needsContext: prefixSlip)

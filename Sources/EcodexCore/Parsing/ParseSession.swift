@@ -146,7 +146,8 @@ struct ParseSession {
             let candidate = t.kind == .word
                 ? ((lead == 0x45 || lead == 0x49 || lead == 0x53 || lead == 0x46 || lead == 0x43)
                     && (t.hasDigit || t.length == 1 || t.length == 3)
-                    || CodeReader.isINSSlip(norm.scalars[Int(t.start)..<Int(t.end)]))
+                    || CodeReader.isINSSlip(norm.scalars[Int(t.start)..<Int(t.end)])
+                    || CodeReader.isBracketSlipE(norm.scalars[Int(t.start)..<Int(t.end)]) && (t.hasDigit || t.length == 2))
                 : (t.key == 0xA3 || t.key == 0x20AC)
             if candidate {
                 let hits = reader.readPrefixed(at: i)
