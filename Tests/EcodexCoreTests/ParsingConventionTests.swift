@@ -605,6 +605,25 @@ struct ParsingConventionTests {
         ("Σάλτσα, κόμμι γκουάρ", ["E412"]),
         // The closing bracket read as `l` after a code: no package holds 330 litres.
         ("acidity regulator (E330l, salt", ["E330"]),
+        // An anion named with another metal is that metal's salt, a nutrient source (data .21 too).
+        ("Cereals, minerals: iron pyrophosphate", []),
+        ("céréales, fer (pyrophosphate ferrique)", []),
+        ("cereali, difosfato di ferro", []),
+        ("raising agent: sodium pyrophosphate", ["E450(i)"]),
+        ("Ferrous gluconate, ferric ammonium citrate", ["E579", "E381"]),
+        // `fenilalanina` is the aspartame statement, not alanine (E639) after a head.
+        ("gomma base, antiossidante: E320. Contiene una fonte di fenilalanina.", ["E320", "E951"]),
+        // An ester of mono- and diglycerides whose acid the label spells its own way is E472, not E471.
+        ("esteri lattici dei mono- e digliceridi degli acidi grassi", ["E472"]),
+        ("Mono- and Di-Acetyl Tartaric Esters of Mono- and Di-Glycerides of Fatty Acids", ["E472"]),
+        ("ésteres de ácido diacetiltartárico de mono y diglicéridos de ácidos grasos", ["E472"]),
+        ("Polyglycerol esters of fatty acids and mono- and diglycerides", ["E475", "E471"]),
+        ("emulsifier: mono- and diglycerides of fatty acids", ["E471"]),
+        // A vitamin named as a vitamin, and iodate in iodised salt, are nutrients (data .21).
+        ("Rusk (WHEAT Flour (WHEAT Flour, Calcium Carbonate, Iron, Niacin, Thiamin), Salt, Raising Agent: Ammonium Bicarbonate)",
+         ["E170(i)", "E503"]),
+        ("Jodsalz (Speisesalz, Kaliumjodat)", []),
+        ("flour treatment agent: potassium iodate", ["E917"]),
     ] as [(String, [String])])
     func session25Probes(text: String, codes: [String]) {
         Self.expectShipped(text, codes)

@@ -377,6 +377,8 @@ struct ParseSession {
         guard length >= Self.compoundMinLength, length <= 40 else { return nil }
         let word = norm.scalars[Int(t.start)..<Int(t.end)]
         if Self.compoundsOfOtherSubstances.contains(where: { word.starts(with: $0) }) { return nil }
+        // `fenilalanina` is phenylalanine (the aspartame statement), not `alanina` (E639) after a head.
+        if PhenylalanineStatement.stems.contains(where: { PhenylalanineStatement.holds(Array(word), $0) }) { return nil }
         var cut = word.startIndex + Self.compoundHeadMinLength
         while word.endIndex - cut >= Self.compoundTailMinLength {
             let tail = word[cut...]
@@ -735,7 +737,7 @@ struct ParseSession {
         }
         let amongNutrients = nutrientListReadings(merged)
         for (i, m) in merged.enumerated() {
-            let best = m.best
+            var best = m.best
             let first = best.tokens.lowerBound
             let context = item(first)?.function != nil
             if m.parts.count == 1 {
@@ -755,6 +757,13 @@ struct ParseSession {
                 if !best.isCode, !ocrNameHolds(best) { continue }
             }
             if !best.isCode, namesMicrobes(best.nameTokens) { continue }
+            if !best.isCode, qualifiedByAnotherMetal(best.nameTokens) { continue }
+            // `Tartaric Esters of …`: an acid's name right before an ester word names the ester.
+            if !best.isCode, best.nameTokens.upperBound < tokens.count, tokens[best.nameTokens.upperBound].kind == .word,
+               endsInEsterWord(best.nameTokens.upperBound) { continue }
+            if !best.isCode, best.code == Self.monoAndDiglycerides, followsEsterWord(best.nameTokens, covered: covered) {
+                best.code = Self.glycerideEsters
+            }
             if let it = item(first), it.inNutrientGroup,
                best.kind == .ins || (!best.isCode && !countsAmongNutrients(best)) { continue }
             var texts = m.parts.map { original($0.tokens) }
@@ -802,6 +811,67 @@ struct ParseSession {
         if i >= 0, tokens[i].kind == .punct, tokens[i].key == 0x27 { i -= 1 }  // `d'acide`
         if i >= 0, tokens[i].kind == .word, Self.microbeLinks.contains(tokens[i].key) { i -= 1 }
         return i >= 0 && tokens[i].kind == .word && Self.microbeWords.contains(tokens[i].key)
+    }
+
+    /// Metals whose salts the Union list's anion-named additives do not cover (the diphosphates of
+    /// E450 are sodium, potassium, calcium and magnesium salts): `iron pyrophosphate`,
+    /// `pyrophosphate ferrique`, `pirofosfato férrico` are nutrient sources in fortified cereals.
+    static let otherMetalsBefore: [UInt64] = ["IRON", "FERRIC", "FERROUS", "ZINC", "COPPER", "MANGANESE", "EISEN",
+                                              "ZINK", "KUPFER", "MANGAN", "IJZER", "FERRICO", "FERROSO"].map(Token.hash)
+    static let otherMetalsAfter: [UInt64] = ["FERRIQUE", "FERREUX", "FERRICO", "FERRICA", "FERRICI", "FERROSO", "FERROSA",
+                                             "FERRIC", "FERROUS", "ZINCIQUE"].map(Token.hash)
+    /// `de fer`, `di ferro`, `de hierro`, `de zinc`, `di zinco`, `van ijzer`: the metal after a link word.
+    static let otherMetalsLinked: [UInt64] = ["FER", "FERRO", "HIERRO", "FERRO", "ZINC", "ZINCO", "CUIVRE", "RAME", "COBRE",
+                                              "IJZER", "ZINK", "KOPER"].map(Token.hash)
+
+    /// Whether the name in `r` is an anion the label qualifies by a metal beside it that is not part
+    /// of the name (`iron pyrophosphate` read as `pyrophosphate`): then it names that metal's salt.
+    private func qualifiedByAnotherMetal(_ r: Range<Int>) -> Bool {
+        let before = r.lowerBound - 1
+        if before >= 0, tokens[before].kind == .word, Self.otherMetalsBefore.contains(tokens[before].key) { return true }
+        var after = r.upperBound
+        guard after < tokens.count, tokens[after].kind == .word else { return false }
+        if Self.otherMetalsAfter.contains(tokens[after].key) { return true }
+        if Self.microbeLinks.contains(tokens[after].key) {
+            after += 1
+            if after < tokens.count, tokens[after].kind == .punct, tokens[after].key == 0x27 { after += 1 }
+            return after < tokens.count && tokens[after].kind == .word && Self.otherMetalsLinked.contains(tokens[after].key)
+        }
+        return false
+    }
+
+    static let monoAndDiglycerides = ECode(number: 471)
+    static let glycerideEsters = ECode(number: 472)
+    /// `lattici`, `melkzuur-`: the words of an ester of mono- and diglycerides whose acid the store's
+    /// names do not spell as the label does (`esteri lattici dei mono- e digliceridi`).
+    static let esterWords: [[UInt32]] = ["ESTER", "ESTERS", "ESTERI", "ESTERES", "ESTERE"].map { $0.unicodeScalars.map(\.value) }
+
+    /// Whether word token `k` is an ester word or a compound ending in one.
+    private func endsInEsterWord(_ k: Int) -> Bool {
+        let w = norm.scalars[Int(tokens[k].start)..<Int(tokens[k].end)]
+        return Self.esterWords.contains { w.count >= $0.count && w.suffix($0.count).elementsEqual($0) }
+    }
+
+    /// Whether an ester word (or a compound ending in one: `Milchsäureester`, `melkzuuresters`) stands
+    /// within six words before the name in `r`, in its item, and is no other additive's word:
+    /// `esteri lattici dei mono- e digliceridi`, `ésteres de ácido diacetiltartárico de mono y
+    /// diglicéridos` name an E472 ester, not E471; in `polyglycerol esters of fatty acids and mono- and
+    /// diglycerides` the ester word is E475's (`covered`).
+    private func followsEsterWord(_ r: Range<Int>, covered: [Bool]) -> Bool {
+        var k = r.lowerBound - 1
+        var seen = 0
+        while k >= 0, seen < 6, !covered[k] {
+            let t = tokens[k]
+            if t.kind == .punct {
+                if t.key == 0x2C || t.key == 0x3B || t.key == 0x28 || t.key == 0x29 || t.key == 0x3A || t.key == 0x2E { return false }
+                k -= 1
+                continue
+            }
+            if endsInEsterWord(k) { return true }
+            seen += 1
+            k -= 1
+        }
+        return false
     }
 
     /// Under a vitamins-and-minerals header, a mineral salt named in full (`calcium carbonate`)
