@@ -624,6 +624,13 @@ struct ParsingConventionTests {
          ["E170(i)", "E503"]),
         ("Jodsalz (Speisesalz, Kaliumjodat)", []),
         ("flour treatment agent: potassium iodate", ["E917"]),
+        // A word OCR split with a space, or at a line end whose hyphen it lost.
+        ("soy leci thin, salt", ["E322"]),
+        ("phos\nphoric acid", ["E338"]),
+        ("Säuerungsmittel: Citronen säure", ["E330"]),
+        // Two known words stay two; a join must make a known word.
+        ("soy lecithin", ["E322"]),
+        ("pane pro pane, sale", []),
     ] as [(String, [String])])
     func session25Probes(text: String, codes: [String]) {
         Self.expectShipped(text, codes)

@@ -218,6 +218,16 @@ struct ParseSession {
                 joinedUntil = k + 3
                 continue
             }
+            // `leci thin`, `phos` / `phoric acid`: a word OCR split with a space or at a line end
+            // whose hyphen it lost.
+            if let joined = spaceJoinedID(at: k) {
+                stream.append(.init(token: Int32(k), tokenEnd: Int32(k + 2), id: joined, barrierBefore: barrier,
+                                    length: tokens[k + 1].end - t.start, lowConfidence: false, fuzzyEligible: false,
+                                    scalarStart: t.start, scalarEnd: tokens[k + 1].end))
+                barrier = false
+                joinedUntil = k + 2
+                continue
+            }
             if NameIndex.stopWords.contains(t.key) { continue }
             var low = false
             if let ocr, !ocr.isEmpty, let c = ocr.mean(over: byteRange(k..<(k + 1))) { low = c < 0.6 }
@@ -527,6 +537,27 @@ struct ParseSession {
             return nil
         }
         return joined
+    }
+
+    /// Shortest joined word `spaceJoinedID` reads: at seven, Italian `pane pro pane` (bread) read as
+    /// `propane`.
+    static let spaceJoinMinLength = 8
+
+    /// The vocabulary id of the words at `k` and `k + 1` read as one, when only white space (a
+    /// space or a line break) stands between them, neither has a digit or is a stop word, each
+    /// has two letters or more, the joined word is a known word of `spaceJoinMinLength` letters or
+    /// more, and at least one part is no known word: `leci thin`, `Citronen säure`, `phos` / `phoric`.
+    /// Two known words stay two (`soy lecithin`).
+    private func spaceJoinedID(at k: Int) -> Int32? {
+        guard k + 1 < tokens.count else { return nil }
+        let a = tokens[k], b = tokens[k + 1]
+        guard a.kind == .word, b.kind == .word, b.spaceBefore, !a.hasDigit, !b.hasDigit, a.length >= 2, b.length >= 2,
+              a.length + b.length >= Self.spaceJoinMinLength, !consumed[k + 1],
+              !NameIndex.stopWords.contains(a.key), !NameIndex.stopWords.contains(b.key) else { return nil }
+        let idA = index.id(ofWordHash: a.key), idB = index.id(ofWordHash: b.key)
+        guard idA < 0 || idB < 0 else { return nil }
+        let joined = index.id(ofWordHash: Token.hash(norm.scalars[Int(a.start)..<Int(a.end)] + norm.scalars[Int(b.start)..<Int(b.end)]))
+        return joined >= 0 ? joined : nil
     }
 
     /// Pass 4: which items name additives, then functions and context per item.
