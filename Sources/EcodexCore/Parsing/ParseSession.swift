@@ -208,24 +208,15 @@ struct ParseSession {
                 joinedUntil = n + 1
                 continue
             }
-            // `di-gliceridi`, `Citronen-säure`: one word split by a hyphen, read as one
-            // when only the joined spelling is a known word.
-            if let joined = hyphenJoinedID(at: k) {
-                stream.append(.init(token: Int32(k), tokenEnd: Int32(k + 3), id: joined, barrierBefore: barrier,
-                                    length: tokens[k + 2].end - t.start, lowConfidence: false, fuzzyEligible: false,
-                                    scalarStart: t.start, scalarEnd: tokens[k + 2].end))
+            // `di-gliceridi`, `Citronen-säure`: one word split by a hyphen, read as one when only the
+            // joined spelling is a known word; `leci thin`, `phos` / `phoric acid`: one split by a space
+            // or at a line end whose hyphen OCR lost.
+            if let (joined, last) = hyphenJoinedID(at: k).map({ ($0, k + 2) }) ?? spaceJoinedID(at: k).map({ ($0, k + 1) }) {
+                stream.append(.init(token: Int32(k), tokenEnd: Int32(last + 1), id: joined, barrierBefore: barrier,
+                                    length: tokens[last].end - t.start, lowConfidence: false, fuzzyEligible: false,
+                                    scalarStart: t.start, scalarEnd: tokens[last].end))
                 barrier = false
-                joinedUntil = k + 3
-                continue
-            }
-            // `leci thin`, `phos` / `phoric acid`: a word OCR split with a space or at a line end
-            // whose hyphen it lost.
-            if let joined = spaceJoinedID(at: k) {
-                stream.append(.init(token: Int32(k), tokenEnd: Int32(k + 2), id: joined, barrierBefore: barrier,
-                                    length: tokens[k + 1].end - t.start, lowConfidence: false, fuzzyEligible: false,
-                                    scalarStart: t.start, scalarEnd: tokens[k + 1].end))
-                barrier = false
-                joinedUntil = k + 2
+                joinedUntil = last + 1
                 continue
             }
             if NameIndex.stopWords.contains(t.key) { continue }
