@@ -114,6 +114,19 @@ import Testing
         #expect(run.jsonLines().first?.codes == ["E102"])
     }
 
+    /// Unclosed brackets closed much later make nested items that span most of the text; the
+    /// packaging rule looked at every item's tokens (quadratic: 20 s of CPU for these 42 kB in a
+    /// debug build, found by `scripts/fuzz.py` seed 1872675997605295183). With and without
+    /// packaging words, so both of the rule's paths run.
+    @Test(arguments: ["", "BHT added to packaging material. "])
+    func aStormOfBracketsEndsWithoutStalling(head: String) throws {
+        let storm = head + "Calcium phosphateum phosp" + String(repeating: ")", count: 9_300) + String(repeating: "[", count: 20_000)
+            + String(repeating: ")", count: 12_660) + " phosphateum phosphate"
+        let run = try scan.run(["text", "-", "--format", "json"], stdin: Data(storm.utf8), timeout: 8)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.jsonLines().count == 1)
+    }
+
     @Test func typedBarcodesFindImportedProductsInEveryPaddingAndLength() throws {
         let export = """
             {"code":"96385074","ingredients_text":"Sugar, colour: E102"}
