@@ -166,6 +166,10 @@ struct ParsingConventionTests {
         ("Preservative (1NS211)", ["E211"]),
         ("Acidity regulator (INS 330), preservative (1NS 211)", ["E330", "E211"]),
         ("salt, lNS 330", []),
+        // `S` read as `5`.
+        ("Acidity regulator (IN5 330)", ["E330"]),
+        ("preservative (IN5211)", ["E211"]),
+        ("salt, IN5 330", []),
         ("1 NS 330", []),
     ] as [(String, [String])])
     func insPrefixSlips(text: String, codes: [String]) {

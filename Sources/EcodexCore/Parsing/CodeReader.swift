@@ -148,11 +148,14 @@ struct CodeReader {
         return (f == 0x4C || f == 0x49 || f == 0x7C) && w[w.startIndex + 1] == 0x45
     }
 
-    /// `LNS`, `1NS`, `|NS`: the INS prefix with its `I` read as `l`, `1` or `|` (folded to capitals).
+    /// `LNS`, `1NS`, `|NS`, `IN5`: the INS prefix with its `I` read as `l`, `1` or `|`, or its `S`
+    /// as `5` (folded to capitals).
     static func isINSSlip(_ w: ArraySlice<UInt32>) -> Bool {
         guard w.count >= 3, let f = w.first else { return false }
         let i = w.startIndex
-        return (f == 0x4C || f == 0x31 || f == 0x7C) && w[i + 1] == 0x4E && w[i + 2] == 0x53
+        let firstSlip = f == 0x4C || f == 0x31 || f == 0x7C
+        guard firstSlip || f == 0x49, w[i + 1] == 0x4E else { return false }
+        return w[i + 2] == 0x53 ? firstSlip : w[i + 2] == 0x35
     }
 
     /// `E (124, 122, 133)`: one prefix shared by a bracketed list of numbers.
