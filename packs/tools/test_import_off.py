@@ -49,8 +49,16 @@ class ContextOnly(unittest.TestCase):
     def test_nutrient_names_need_context(self):
         # Nutrient words that name an additive only after a class word: vitamins, and the
         # anions of mineral nutrients (sodium selenite, zinc gluconate).
-        for code, name in [("E101", "riboflavin"), ("E375", "niacin"), ("E516", "selenite"), ("E574", "gluconate")]:
+        for code, name in [("E101", "riboflavin"), ("E516", "selenite"), ("E574", "gluconate"),
+                           ("E917", "kaliumjodat")]:
             self.assertIn(name, [n.lower() for n in record(code)["context_names"]], code)
+
+    def test_vitamin_names_are_no_names_of_nicotinic_acid(self):
+        # A vitamin named as a vitamin is a nutrient (data .21): `Niacin` in flour is not E375.
+        names = [n.lower() for ns in record("E375")["names"].values() for n in ns]
+        for name in ["niacin", "niacine", "nicotinamide", "vitamine b3"]:
+            self.assertNotIn(name, names)
+        self.assertIn("nicotinic acid", names)
 
     def test_food_records_need_context_in_every_language(self):
         # Gelatine is a food: every name, Polish and Czech too, needs additive context.
