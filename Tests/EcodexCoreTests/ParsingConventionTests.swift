@@ -680,6 +680,10 @@ struct ParsingConventionTests {
         ("Vin sans sulfites ajoutés", [], []),
         ("sulphite-free wine", [], []),
         ("Cola, caffeine free", [], []),
+        // The same postfix negation denies an additive (`Negation.freeAfter`).
+        ("Soup, MSG free", [], []),
+        ("Cola, aspartame-free, acid: citric acid", ["E330"], []),
+        ("Gluten free oats, acid: citric acid", ["E330"], []),
         ("Kaffee, koffeinfrei", [], []),
         ("Decaffeinated coffee", [], []),
     ] as [(String, [String], [String])])

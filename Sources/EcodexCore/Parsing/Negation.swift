@@ -49,8 +49,36 @@ enum Negation {
             }
             i = j
         }
+        markFreeAfter(tokens: tokens, negated: &negated)
         markPackaging(tokens: tokens, structure: structure, negated: &negated)
         return negated
+    }
+
+    /// Words that deny the words right before them: `MSG free`, `aspartame-free`, `sulphite free`
+    /// (`free from` denies what follows, in `pairs`). One word such as `glutamatfrei` names no additive.
+    static let freeAfter: [UInt64] = ["FREE", "FREI", "FRI", "FRIE", "VRIJ"].map(Token.hash)
+    private static let from = Token.hash("FROM"), von = Token.hash("VON"), van = Token.hash("VAN")
+    /// How many words before `free` it denies.
+    static let freeAfterWords = 3
+
+    /// Marks up to `freeAfterWords` words before each `free` word (a hyphen may join them), back to a
+    /// punctuation mark: in `Soup, MSG free`, `MSG` is denied, and in `gluten free oats` only `gluten`.
+    private static func markFreeAfter(tokens: [Token], negated: inout [Bool]) {
+        for (j, t) in tokens.enumerated() where j > 0 && t.kind == .word && freeAfter.contains(t.key) {
+            if j + 1 < tokens.count, tokens[j + 1].kind == .word,
+               [from, von, van].contains(tokens[j + 1].key) { continue }
+            var k = j - 1
+            var words = 0
+            while k >= 0, words < freeAfterWords {
+                if tokens[k].kind == .punct {
+                    guard tokens[k].key == 0x2D else { break }
+                } else {
+                    words += 1
+                }
+                negated[k] = true
+                k -= 1
+            }
+        }
     }
 
     /// Words that name the package and words that say something was put there: `BHT added to

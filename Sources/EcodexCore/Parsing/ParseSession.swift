@@ -379,7 +379,8 @@ struct ParseSession {
         let word = norm.scalars[Int(t.start)..<Int(t.end)]
         if Self.compoundsOfOtherSubstances.contains(where: { word.starts(with: $0) }) { return nil }
         // `fenilalanina` is phenylalanine (the aspartame statement), not `alanina` (E639) after a head.
-        if PhenylalanineStatement.stems.contains(where: { PhenylalanineStatement.holds(Array(word), $0) }) { return nil }
+        let letters = Array(word)
+        if PhenylalanineStatement.stems.contains(where: { PhenylalanineStatement.holds(letters, $0) }) { return nil }
         var cut = word.startIndex + Self.compoundHeadMinLength
         while word.endIndex - cut >= Self.compoundTailMinLength {
             let tail = word[cut...]
@@ -843,7 +844,7 @@ struct ParseSession {
     static let otherMetalsAfter: [UInt64] = ["FERRIQUE", "FERREUX", "FERRICO", "FERRICA", "FERRICI", "FERROSO", "FERROSA",
                                              "FERRIC", "FERROUS", "ZINCIQUE"].map(Token.hash)
     /// `de fer`, `di ferro`, `de hierro`, `de zinc`, `di zinco`, `van ijzer`: the metal after a link word.
-    static let otherMetalsLinked: [UInt64] = ["FER", "FERRO", "HIERRO", "FERRO", "ZINC", "ZINCO", "CUIVRE", "RAME", "COBRE",
+    static let otherMetalsLinked: [UInt64] = ["FER", "FERRO", "HIERRO", "ZINC", "ZINCO", "CUIVRE", "RAME", "COBRE",
                                               "IJZER", "ZINK", "KOPER"].map(Token.hash)
 
     /// Whether the name in `r` is an anion the label qualifies by a metal beside it that is not part

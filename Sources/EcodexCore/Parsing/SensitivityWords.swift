@@ -10,7 +10,7 @@
 /// pipeline tells a shopper who asked to watch for it (`--avoid`), unless a card already does.
 ///
 /// Whole words only, in the label languages, outside negations (`sans sulfites`, `free from
-/// sulphites`, `sulphite free`) and outside an additive's own name (`sodium metabisulphite`,
+/// sulphites`, `sulphite free`: `Negation`) and outside an additive's own name (`sodium metabisulphite`,
 /// `sulphite ammonia caramel`). OCR slips do not count: a wrong warning is better avoided than
 /// a guess.
 enum SensitivityWords {
@@ -55,10 +55,6 @@ enum SensitivityWords {
         return table
     }()
 
-    /// Words that deny the word before them (`sulphite free`, `caffeine-free`). One word such as
-    /// `koffeinfrei` is never in `words`.
-    static let freeAfter: [UInt64] = ["FREE", "FREI", "FRI", "FRIE", "VRIJ", "LIBRE"].map(Token.hash)
-
     /// Each sensitivity the text names, with the first word that names it as printed, in text order.
     /// `taken` tells whether an additive's name or code covers a token (asked only of the few
     /// tokens in `words`); `negated` marks a negation's scope.
@@ -67,10 +63,6 @@ enum SensitivityWords {
         var found: [NamedSensitivity] = []
         for (k, t) in tokens.enumerated() where t.kind == .word && !negated[k] {
             guard let s = words[t.key], !found.contains(where: { $0.sensitivity == s }), !taken(k) else { continue }
-            // `sulphite-free`, `sulphite free`: the next word denies it.
-            var j = k + 1
-            if j < tokens.count, tokens[j].kind == .punct, tokens[j].key == 0x2D { j += 1 }
-            if j < tokens.count, tokens[j].kind == .word, freeAfter.contains(tokens[j].key) { continue }
             found.append(NamedSensitivity(sensitivity: s, text: original(k..<(k + 1))))
         }
         return found
