@@ -568,6 +568,24 @@ struct ParsingConventionTests {
         Self.expectShipped(text, codes)
     }
 
+    @Test("A name's first word with an edge slip, when the rest of the name is read whole and long", arguments: [
+        // Real gold photo irockel_image-18: `MONO-` read as `MOND.`.
+        ("INGREDIENTS: CORNSTARCH, MOND. AND DIGLYCERIDES, SALT", ["E471"]),
+        // A first letter lost at a crop's edge, or a letter read twice.
+        ("sucre, cide citrique, sel", ["E330"]),
+        ("sucre, aacide citrique, sel", ["E330"]),
+        ("Zutaten: Zucker, ono- und Diglyceride von Speisefettsäuren", ["E471"]),
+        ("salt, alcium carbonate, sugar", ["E170(i)"]),
+        // The rest too short to vouch for the first word (`citrate`, 7 letters: citrate or nitrate).
+        ("sugar, odium citrate", []),
+        ("water, ulfur dioxide", []),
+        ("MOND. AND DIGLYCERIDES", ["E471"]),
+        ("MOND AND CHEESE", []),
+    ] as [(String, [String])])
+    func firstWordEdgeSlips(text: String, codes: [String]) {
+        Self.expectShipped(text, codes)
+    }
+
     /// Only aspartame and its acesulfame salt require the phenylalanine statement, so the
     /// statement stands for aspartame when OCR lost its name (`Aspatan!`).
     @Test("The phenylalanine statement stands for aspartame when no aspartame was read", arguments: [

@@ -49,6 +49,18 @@ enum EditDistance {
         return xf == yf && xl == yl && x.count > 2 && y.count > 2
     }
 
+    /// Whether `x` and `y` differ by one letter lost or added at either end, the shorter keeping
+    /// three letters or more (`cide` / `acide`, `monoo` / `mono`): print cut at a crop's edge or
+    /// a letter read twice.
+    static func isEdgeIndel(_ x: UnsafeBufferPointer<UInt32>, _ y: ArraySlice<UInt32>) -> Bool {
+        let m = x.count, n = y.count, b = y.startIndex
+        guard abs(m - n) == 1, min(m, n) >= 3 else { return false }
+        if m > n {
+            return (0..<n).allSatisfy { x[$0 + 1] == y[b + $0] } || (0..<n).allSatisfy { x[$0] == y[b + $0] }
+        }
+        return (0..<m).allSatisfy { y[b + $0 + 1] == x[$0] } || (0..<m).allSatisfy { y[b + $0] == x[$0] }
+    }
+
     /// Whether `x` and `y` differ only in their first letter, and those two letters are ones OCR
     /// reads for each other at a word's start in small print (`quar gum`, `hohlensäure`,
     /// `Gitrate`, `iécithine`). Other first-letter edits make other words (`cólico` / `fólico`),

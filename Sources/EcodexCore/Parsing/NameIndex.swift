@@ -68,6 +68,10 @@ struct NameIndex: Sendable {
     /// Shortest unknown word that may carry two shape slips.
     static let twoSlipMinLength = 10
 
+    /// Letters the rest of a name must hold, read without a slip, for its first word to carry an
+    /// edge slip (`walk`): as many as a long word whose slip counts alone.
+    static let firstWordSlipRestLetters = 8
+
     /// Words that mark a number (`No. 5`, `N° 5`, `Nr 5`): dropped before a number on both sides.
     /// Small enough that a linear scan beats hashing the hash again.
     static let numberMarks: [UInt64] = ["NO", "N", "NR", "NUMBER", "NUM", "NB"].map(Token.hash)
@@ -448,7 +452,7 @@ struct NameIndex: Sendable {
         // Most words start no name: reject them before any search.
         if w.id >= 0 || w.forms.0 >= 0 {
             if !startsKey(w.id), !startsKey(w.forms.0), !startsKey(w.forms.1) { return nil }
-        } else if !w.fuzzyEligible {
+        } else if !w.fuzzyEligible && (w.compound || w.length < 3) {
             return nil
         }
         var best: Match?
@@ -521,6 +525,23 @@ struct NameIndex: Sendable {
                        scalars: scalars, cache: &cache, best: &best, steps: &steps)
             }
         }
+        // The first word of a name of several words, read with a slip at its first or last letter,
+        // with merged thin letters, or with a letter lost or doubled at an end (`MOND. AND
+        // DIGLYCERIDES`, `cide citrique`). Alone such edits make other words (`mono` / `mond`), so
+        // here the rest of the name must be read without a slip and hold a long word's letters,
+        // as a slip in a long word counts.
+        if pos == start, !w.compound, w.length >= 3 {
+            let letters = scalars[Int(w.scalarStart)..<Int(w.scalarEnd)]
+            for word in innerNameSlipWords(letters, after: 0, short: false, cache: &cache)
+                + edgeIndelWords(letters, after: 0, cache: &cache) {
+                var found: Match?
+                follow(stream, start: start, pos: pos, node: 0, word: word, edits: 1, low: lowHere,
+                       scalars: scalars, cache: &cache, best: &found, steps: &steps)
+                guard let f = found, f.edits == 1, f.endWord - start >= 2 else { continue }
+                let rest = stream[(start + 1)..<f.endWord].reduce(0) { $0 + Int($1.length) }
+                if rest >= Self.firstWordSlipRestLetters, f.beats(best) { best = f }
+            }
+        }
         guard w.fuzzyEligible, edits < 3 else { return }
         if cache.start[pos] < 0 {
             cache.start[pos] = Int32(cache.pool.count)
@@ -569,6 +590,23 @@ struct NameIndex: Sendable {
         Self.forEachMergeVariant(of: word, first: 0, end: { _ in word.count }) { variant, _ in
             let w = t.vocab.get(Token.hash(variant))
             if consider(w) { words.append(w) }
+            return false
+        }
+        return words
+    }
+
+    /// The known words that continue the name at trie `node` and that `letters` spells with a
+    /// letter lost or doubled at one end (`EditDistance.isEdgeIndel`).
+    private func edgeIndelWords(_ letters: Slice<UnsafeBufferPointer<UInt32>>, after node: Int32,
+                                cache: inout FuzzyCache) -> [Int32] {
+        guard letters.count <= 40 else { return [] }
+        let t = tables
+        let word = ArraySlice(letters)
+        var words: [Int32] = []
+        forEachDeletionNeighbour(of: word, cache: &cache) { w in
+            if !words.contains(w), t.edges.get(Self.edgeKey(node, w)) >= 0, EditDistance.isEdgeIndel(t.word(w), word) {
+                words.append(w)
+            }
             return false
         }
         return words
