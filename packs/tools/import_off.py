@@ -70,7 +70,10 @@ OFF_CLASS_MAP = {
 
 # Names in the taxonomy that are not names of the additive (notes, formulas, organisms).
 JUNK_NAME = re.compile(
-    r"(^\d+-\d+-\d$)|(^[EeЕе]\s?-?\d{3,4})|(^synonyms\b)|(\belement \d+)|(^pigment metal)|(^bacillus )|(^c\d+h\d+)",
+    r"(^\d+-\d+-\d$)|(^[EeЕе]\s?-?\d{3,4})|(^synonyms\b)|(\belement[oa]? \d+)|(^pigment metal)|(^bacillus )|(^c\d+h\d+)"
+    # A piece of a name the taxonomy split at a comma: it starts or ends with a hyphen
+    # (Slovak "-tokoferol", Hungarian "valamint Na-" of "ciklaminsav, valamint Na- és Ca-sói").
+    r"|(^-)|(-$)",
     re.IGNORECASE)
 FORMULA = re.compile(r"^([A-Z][a-z]?\d*){2,}$")  # C17H20N4O6, NaCl: formulas, not label names
 
