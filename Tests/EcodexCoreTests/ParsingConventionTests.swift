@@ -658,6 +658,20 @@ struct ParsingConventionTests {
         Self.expectShipped(text, codes)
     }
 
+    /// Data .22: pieces of names the taxonomy split at a comma are no names.
+    @Test("Pieces of split names are not names; acetylated monoglycerides are E472a", arguments: [
+        // Hungarian `valamint Na-` ("and also Na-") was a name of saccharin.
+        ("Emulgeálószer: szójalecitin, valamint Na-citrát", ["E322(i)"]),
+        // French `Acide d-α` (of `Acide D-α,β-dihydroxysuccinique`) made OCR's `acidee` tartaric acid.
+        ("acidifiant: acidee citrique", ["E330"]),
+        // 21 CFR 172.828: they read as E471 from their `monoglycerides`.
+        ("Shortening, acetylated monoglycerides, salt", ["E472a"]),
+        ("acetylated mono- and diglycerides", ["E472a"]),
+    ] as [(String, [String])])
+    func splitNamePieces(text: String, codes: [String]) {
+        Self.expectShipped(text, codes)
+    }
+
     /// An acid's name that qualifies bacteria or cultures names the cultures (yogurt, cheese,
     /// sausage, vinegar), not the acid.
     @Test("Lactic acid bacteria and cultures are not lactic acid", arguments: [

@@ -29,5 +29,9 @@ import EcodexCore
         let match = try #require(try store.lookup(name: "allura red").first)
         #expect(match.code.description == "E129")
         #expect(try store.additive(code: match.code)?.displayName(in: .ca) == "Allura Red")
+        // INS 307b is mixed tocopherol concentrate (Australian labels: `antioxidant (307b)`),
+        // not alpha-tocopherol, which is E307's name (data .22).
+        #expect(try store.additive(code: try #require(ECode("E307b")))?.displayName(in: .au) == "Mixed tocopherol concentrate")
+        #expect(try store.lookup(name: "alpha-tocopherol").first?.code.description == "E307")
     }
 }
