@@ -568,7 +568,7 @@ struct ParsingConventionTests {
         Self.expectShipped(text, codes)
     }
 
-    @Test("A name's first word with an edge slip, when the rest of the name is read whole and long", arguments: [
+    @Test("A name's first word with an edge slip when the rest is read whole and long; a later word's last letter lost", arguments: [
         // Real gold photo irockel_image-18: `MONO-` read as `MOND.`.
         ("INGREDIENTS: CORNSTARCH, MOND. AND DIGLYCERIDES, SALT", ["E471"]),
         // A first letter lost at a crop's edge, or a letter read twice.
@@ -581,6 +581,13 @@ struct ParsingConventionTests {
         ("water, ulfur dioxide", []),
         ("MOND. AND DIGLYCERIDES", ["E471"]),
         ("MOND AND CHEESE", []),
+        // A later word that lost its last letter where the print was cut, or read it twice;
+        // also when the word left is another number of a known word (`citriqu`, `citriques`).
+        ("acidifiant : acide citriqu", ["E330"]),
+        ("sugar, gum arabi", ["E414"]),
+        ("acidifiant : acide citriquee", ["E330"]),
+        // Only its last letter: inside a line, a first letter lost makes another word.
+        ("DIPOTASSIUM HOSPHATE, SALT", []),
     ] as [(String, [String])])
     func firstWordEdgeSlips(text: String, codes: [String]) {
         Self.expectShipped(text, codes)

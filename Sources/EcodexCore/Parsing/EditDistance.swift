@@ -61,6 +61,15 @@ enum EditDistance {
         return (0..<m).allSatisfy { y[b + $0 + 1] == x[$0] } || (0..<m).allSatisfy { y[b + $0] == x[$0] }
     }
 
+    /// Whether `x` and `y` differ by one letter lost or added at their end, the shorter keeping
+    /// five letters or more (`glutamat` / `glutamate`, `citriqu` / `citrique`): the end of a line
+    /// cut at a crop's edge, or a letter read twice.
+    static func isLastLetterIndel(_ x: UnsafeBufferPointer<UInt32>, _ y: ArraySlice<UInt32>) -> Bool {
+        let m = x.count, n = y.count, b = y.startIndex
+        guard abs(m - n) == 1, min(m, n) >= 5 else { return false }
+        return (0..<min(m, n)).allSatisfy { x[$0] == y[b + $0] }
+    }
+
     /// Whether `x` and `y` differ only in their first letter, and those two letters are ones OCR
     /// reads for each other at a word's start in small print (`quar gum`, `hohlensäure`,
     /// `Gitrate`, `iécithine`). Other first-letter edits make other words (`cólico` / `fólico`),

@@ -485,12 +485,17 @@ struct NameIndex: Sendable {
                             minLength: Self.innerWordFormMinLength)
         }
         if w.id >= 0 || w.forms.0 >= 0 || inner.0 >= 0 {
+            var continues = false
             for word in [w.id, w.forms.0, w.forms.1, inner.0, inner.1] where word >= 0 {
                 if (word == inner.0 || word == inner.1) && (word == w.forms.0 || word == w.forms.1) { continue }
+                continues = continues || tables.edges.get(Self.edgeKey(node, word)) >= 0
                 follow(stream, start: start, pos: pos, node: node, word: word, edits: edits, low: lowHere,
                        scalars: scalars, cache: &cache, best: &best, steps: &steps)
             }
-            return
+            // A known word never changes. An unknown one that is only another number of a known
+            // word (`citriqu`, as if the singular of `citriques`) may still be a slip of the word
+            // that continues the name, when no form of it does (below).
+            if w.id >= 0 || continues || pos == start { return }
         }
         // Inside a name begun on the line above, a line's first letter may be lost at the edge of
         // the print (a crop edge, the curve of a pack): `DIPOTASSIUM` / `HOSPHATE`, `MONO-` / `ND
@@ -519,8 +524,9 @@ struct NameIndex: Sendable {
         // Alone such edits make other words; here only a word that continues the name counts,
         // and the whole name's edit budget still holds.
         if pos > start, !w.compound, edits < 3, w.length >= Int32(Self.fuzzyMinLength - 1) {
-            for word in innerNameSlipWords(scalars[Int(w.scalarStart)..<Int(w.scalarEnd)], after: node,
-                                           short: !w.fuzzyEligible, cache: &cache) {
+            let letters = scalars[Int(w.scalarStart)..<Int(w.scalarEnd)]
+            for word in innerNameSlipWords(letters, after: node, short: !w.fuzzyEligible, cache: &cache)
+                + edgeIndelWords(letters, after: node, lastLetterOnly: true, cache: &cache) {
                 follow(stream, start: start, pos: pos, node: node, word: word, edits: edits + 1, low: lowHere,
                        scalars: scalars, cache: &cache, best: &best, steps: &steps)
             }
@@ -533,7 +539,7 @@ struct NameIndex: Sendable {
         if pos == start, !w.compound, w.length >= 3 {
             let letters = scalars[Int(w.scalarStart)..<Int(w.scalarEnd)]
             for word in innerNameSlipWords(letters, after: 0, short: false, cache: &cache)
-                + edgeIndelWords(letters, after: 0, cache: &cache) {
+                + edgeIndelWords(letters, after: 0, lastLetterOnly: false, cache: &cache) {
                 var found: Match?
                 follow(stream, start: start, pos: pos, node: 0, word: word, edits: 1, low: lowHere,
                        scalars: scalars, cache: &cache, best: &found, steps: &steps)
@@ -596,15 +602,19 @@ struct NameIndex: Sendable {
     }
 
     /// The known words that continue the name at trie `node` and that `letters` spells with a
-    /// letter lost or doubled at one end (`EditDistance.isEdgeIndel`).
-    private func edgeIndelWords(_ letters: Slice<UnsafeBufferPointer<UInt32>>, after node: Int32,
+    /// letter lost or doubled at one end (`EditDistance.isEdgeIndel`), or with `lastLetterOnly`
+    /// at its last letter only (`isLastLetterIndel`: inside a line, a word that lost its first
+    /// letter is more often another word).
+    private func edgeIndelWords(_ letters: Slice<UnsafeBufferPointer<UInt32>>, after node: Int32, lastLetterOnly: Bool,
                                 cache: inout FuzzyCache) -> [Int32] {
         guard letters.count <= 40 else { return [] }
         let t = tables
         let word = ArraySlice(letters)
         var words: [Int32] = []
         forEachDeletionNeighbour(of: word, cache: &cache) { w in
-            if !words.contains(w), t.edges.get(Self.edgeKey(node, w)) >= 0, EditDistance.isEdgeIndel(t.word(w), word) {
+            guard !words.contains(w), t.edges.get(Self.edgeKey(node, w)) >= 0 else { return false }
+            let k = t.word(w)
+            if lastLetterOnly ? EditDistance.isLastLetterIndel(k, word) : EditDistance.isEdgeIndel(k, word) {
                 words.append(w)
             }
             return false
