@@ -525,8 +525,7 @@ struct NameIndex: Sendable {
         // and the whole name's edit budget still holds.
         if pos > start, !w.compound, edits < 3, w.length >= Int32(Self.fuzzyMinLength - 1) {
             let letters = scalars[Int(w.scalarStart)..<Int(w.scalarEnd)]
-            for word in innerNameSlipWords(letters, after: node, short: !w.fuzzyEligible, cache: &cache)
-                + edgeIndelWords(letters, after: node, lastLetterOnly: true, cache: &cache) {
+            for word in innerNameSlipWords(letters, after: node, short: !w.fuzzyEligible, bothEnds: false, cache: &cache) {
                 follow(stream, start: start, pos: pos, node: node, word: word, edits: edits + 1, low: lowHere,
                        scalars: scalars, cache: &cache, best: &best, steps: &steps)
             }
@@ -538,8 +537,7 @@ struct NameIndex: Sendable {
         // as a slip in a long word counts.
         if pos == start, !w.compound, w.length >= 3 {
             let letters = scalars[Int(w.scalarStart)..<Int(w.scalarEnd)]
-            for word in innerNameSlipWords(letters, after: 0, short: false, cache: &cache)
-                + edgeIndelWords(letters, after: 0, lastLetterOnly: false, cache: &cache) {
+            for word in innerNameSlipWords(letters, after: 0, short: false, bothEnds: true, cache: &cache) {
                 var found: Match?
                 follow(stream, start: start, pos: pos, node: 0, word: word, edits: 1, low: lowHere,
                        scalars: scalars, cache: &cache, best: &found, steps: &steps)
@@ -569,10 +567,12 @@ struct NameIndex: Sendable {
 
     /// The known words that continue the name at trie `node` and that `letters` spells with one
     /// slip at its first or last letter (`EditDistance.isEndShapeSlip`), with one merged or split
-    /// letter group (`mergeSlips`, at its ends too), or, when `short` (a word too short for fuzzy
-    /// matching on its own), with any one plausible slip.
+    /// letter group (`mergeSlips`, at its ends too), with a letter lost or doubled at its last
+    /// letter (`isLastLetterIndel`) or, when `bothEnds`, at either end (`isEdgeIndel`: inside a
+    /// line, a word that lost its first letter is more often another word), or, when `short` (a
+    /// word too short for fuzzy matching on its own), with any one plausible slip.
     private func innerNameSlipWords(_ letters: Slice<UnsafeBufferPointer<UInt32>>, after node: Int32, short: Bool,
-                                    cache: inout FuzzyCache) -> [Int32] {
+                                    bothEnds: Bool, cache: inout FuzzyCache) -> [Int32] {
         guard letters.count <= 40 else { return [] }
         let t = tables
         let word = ArraySlice(letters)
@@ -587,7 +587,8 @@ struct NameIndex: Sendable {
             guard consider(w) else { return false }
             let k = t.word(w)
             if EditDistance.isEndShapeSlip(k, word) || (short && EditDistance.isInternalEdit(k, word)
-                && EditDistance.withinOne(k, word) && EditDistance.isPlausibleSlip(k, word)) {
+                && EditDistance.withinOne(k, word) && EditDistance.isPlausibleSlip(k, word))
+                || (bothEnds ? EditDistance.isEdgeIndel(k, word) : EditDistance.isLastLetterIndel(k, word)) {
                 words.append(w)
             }
             return false
@@ -596,27 +597,6 @@ struct NameIndex: Sendable {
         Self.forEachMergeVariant(of: word, first: 0, end: { _ in word.count }) { variant, _ in
             let w = t.vocab.get(Token.hash(variant))
             if consider(w) { words.append(w) }
-            return false
-        }
-        return words
-    }
-
-    /// The known words that continue the name at trie `node` and that `letters` spells with a
-    /// letter lost or doubled at one end (`EditDistance.isEdgeIndel`), or with `lastLetterOnly`
-    /// at its last letter only (`isLastLetterIndel`: inside a line, a word that lost its first
-    /// letter is more often another word).
-    private func edgeIndelWords(_ letters: Slice<UnsafeBufferPointer<UInt32>>, after node: Int32, lastLetterOnly: Bool,
-                                cache: inout FuzzyCache) -> [Int32] {
-        guard letters.count <= 40 else { return [] }
-        let t = tables
-        let word = ArraySlice(letters)
-        var words: [Int32] = []
-        forEachDeletionNeighbour(of: word, cache: &cache) { w in
-            guard !words.contains(w), t.edges.get(Self.edgeKey(node, w)) >= 0 else { return false }
-            let k = t.word(w)
-            if lastLetterOnly ? EditDistance.isLastLetterIndel(k, word) : EditDistance.isEdgeIndel(k, word) {
-                words.append(w)
-            }
             return false
         }
         return words
