@@ -666,7 +666,7 @@ struct ParsingConventionTests {
     }
 
     /// Data .22: pieces of names the taxonomy split at a comma are no names.
-    @Test("Pieces of split names are not names; acetylated monoglycerides are E472a", arguments: [
+    @Test("Pieces of split names are not names; acetylated monoglycerides are E472a; xantham gum", arguments: [
         // Hungarian `valamint Na-` ("and also Na-") was a name of saccharin.
         ("Emulgeálószer: szójalecitin, valamint Na-citrát", ["E322(i)"]),
         // French `Acide d-α` (of `Acide D-α,β-dihydroxysuccinique`) made OCR's `acidee` tartaric acid.
@@ -674,6 +674,8 @@ struct ParsingConventionTests {
         // 21 CFR 172.828: they read as E471 from their `monoglycerides`.
         ("Shortening, acetylated monoglycerides, salt", ["E472a"]),
         ("acetylated mono- and diglycerides", ["E472a"]),
+        // A common misspelling on labels (data .23).
+        ("Water, Sugar, Xantham Gum, Salt", ["E415"]),
     ] as [(String, [String])])
     func splitNamePieces(text: String, codes: [String]) {
         Self.expectShipped(text, codes)
