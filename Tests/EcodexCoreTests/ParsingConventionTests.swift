@@ -571,7 +571,7 @@ struct ParsingConventionTests {
     @Test("A name's first word with an edge slip when the rest is read whole and long; a later word's last letter lost", arguments: [
         // Real gold photo irockel_image-18: `MONO-` read as `MOND.`.
         ("INGREDIENTS: CORNSTARCH, MOND. AND DIGLYCERIDES, SALT", ["E471"]),
-        // A first letter lost at a crop's edge, or a letter read twice.
+        // A first letter lost at a crop's edge, or a letter read twice (this one read before too).
         ("sucre, cide citrique, sel", ["E330"]),
         ("sucre, aacide citrique, sel", ["E330"]),
         ("Zutaten: Zucker, ono- und Diglyceride von Speisefettsäuren", ["E471"]),
@@ -585,6 +585,7 @@ struct ParsingConventionTests {
         // also when the word left is another number of a known word (`citriqu`, `citriques`).
         ("acidifiant : acide citriqu", ["E330"]),
         ("sugar, gum arabi", ["E414"]),
+        // A doubled last letter (read before as a plural form: kept as a guard).
         ("acidifiant : acide citriquee", ["E330"]),
         // Only its last letter: inside a line, a first letter lost makes another word.
         ("DIPOTASSIUM HOSPHATE, SALT", []),
