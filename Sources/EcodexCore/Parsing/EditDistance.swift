@@ -49,25 +49,16 @@ enum EditDistance {
         return xf == yf && xl == yl && x.count > 2 && y.count > 2
     }
 
-    /// Whether `x` and `y` differ by one letter lost or added at either end, the shorter keeping
-    /// three letters or more (`cide` / `acide`, `monoo` / `mono`): print cut at a crop's edge or
-    /// a letter read twice.
-    static func isEdgeIndel(_ x: UnsafeBufferPointer<UInt32>, _ y: ArraySlice<UInt32>) -> Bool {
-        let m = x.count, n = y.count, b = y.startIndex
-        guard abs(m - n) == 1, min(m, n) >= 3 else { return false }
-        if m > n {
-            return (0..<n).allSatisfy { x[$0 + 1] == y[b + $0] } || (0..<n).allSatisfy { x[$0] == y[b + $0] }
-        }
-        return (0..<m).allSatisfy { y[b + $0 + 1] == x[$0] } || (0..<m).allSatisfy { y[b + $0] == x[$0] }
-    }
-
-    /// Whether `x` and `y` differ by one letter lost or added at their end, the shorter keeping
-    /// five letters or more (`glutamat` / `glutamate`, `citriqu` / `citrique`): the end of a line
-    /// cut at a crop's edge, or a letter read twice.
-    static func isLastLetterIndel(_ x: UnsafeBufferPointer<UInt32>, _ y: ArraySlice<UInt32>) -> Bool {
-        let m = x.count, n = y.count, b = y.startIndex
-        guard abs(m - n) == 1, min(m, n) >= 5 else { return false }
-        return (0..<min(m, n)).allSatisfy { x[$0] == y[b + $0] }
+    /// Whether `x` and `y` differ by one letter lost or added at their end or, when `firstToo`, at
+    /// their start, the shorter keeping `minLength` letters or more (`citriqu` / `citrique`,
+    /// `cide` / `acide`, `monoo` / `mono`): print cut at a crop's edge, or a letter read twice.
+    static func isEdgeIndel(_ x: UnsafeBufferPointer<UInt32>, _ y: ArraySlice<UInt32>, firstToo: Bool,
+                            minLength: Int) -> Bool {
+        let m = x.count, n = y.count, b = y.startIndex, k = min(m, n)
+        guard abs(m - n) == 1, k >= minLength else { return false }
+        if (0..<k).allSatisfy({ x[$0] == y[b + $0] }) { return true }
+        guard firstToo else { return false }
+        return m > n ? (0..<k).allSatisfy { x[$0 + 1] == y[b + $0] } : (0..<k).allSatisfy { y[b + $0 + 1] == x[$0] }
     }
 
     /// Whether `x` and `y` differ only in their first letter, and those two letters are ones OCR

@@ -567,9 +567,9 @@ struct NameIndex: Sendable {
 
     /// The known words that continue the name at trie `node` and that `letters` spells with one
     /// slip at its first or last letter (`EditDistance.isEndShapeSlip`), with one merged or split
-    /// letter group (`mergeSlips`, at its ends too), with a letter lost or doubled at its last
-    /// letter (`isLastLetterIndel`) or, when `bothEnds`, at either end (`isEdgeIndel`: inside a
-    /// line, a word that lost its first letter is more often another word), or, when `short` (a
+    /// letter group (`mergeSlips`, at its ends too), with a letter lost or doubled at its end (five
+    /// letters left) or, when `bothEnds`, at either end (three left; `isEdgeIndel`: inside a line,
+    /// a word that lost its first letter is more often another word), or, when `short` (a
     /// word too short for fuzzy matching on its own), with any one plausible slip.
     private func innerNameSlipWords(_ letters: Slice<UnsafeBufferPointer<UInt32>>, after node: Int32, short: Bool,
                                     bothEnds: Bool, cache: inout FuzzyCache) -> [Int32] {
@@ -588,7 +588,7 @@ struct NameIndex: Sendable {
             let k = t.word(w)
             if EditDistance.isEndShapeSlip(k, word) || (short && EditDistance.isInternalEdit(k, word)
                 && EditDistance.withinOne(k, word) && EditDistance.isPlausibleSlip(k, word))
-                || (bothEnds ? EditDistance.isEdgeIndel(k, word) : EditDistance.isLastLetterIndel(k, word)) {
+                || EditDistance.isEdgeIndel(k, word, firstToo: bothEnds, minLength: bothEnds ? 3 : 5) {
                 words.append(w)
             }
             return false
