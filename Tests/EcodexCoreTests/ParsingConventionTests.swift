@@ -700,6 +700,26 @@ struct ParsingConventionTests {
         Self.expectShipped(text, codes)
     }
 
+    /// Seeded OCR noise on the 307 OFF texts (`cl` for `d`, letters doubled or lost at a word's edge,
+    /// words glued) broke `Mono- und Diglyceride von Speisefettsäuren` in 71 readings, and its tail
+    /// alone was reported as fatty acids (E570).
+    @Test("Fatty acids after a word for `of` are another additive's tail, not E570", arguments: [
+        ("Emulgator: Mono- und Diglycericlen von Speisefettsäuren", []),
+        ("emulsionanti: mono- e clighceridi degli acidi grassi", []),
+        ("Emulgator: Diglyceridenvon Speisefettsäuren", []),
+        ("Emulgator: Diglycericle vonn Speisefettsäuren", []),
+        ("emulsionanti: mono- e clighceridi deg li acidi grassi", []),
+        ("émulsifiant : esters polyglycéroliques d'acides gras", []),
+        ("émulsifiant : esters polyglycériques d'acides gras", ["E475"]),
+        // Named alone, and whole names, still count.
+        ("agent d'enrobage : acides gras", ["E570"]),
+        ("Trennmittel: Speisefettsäuren", ["E570"]),
+        ("Emulgator: Mono- und Diglyceride von Speisefettsäuren", ["E471"]),
+    ] as [(String, [String])])
+    func fattyAcidsAfterOfAreATail(text: String, codes: [String]) {
+        Self.expectShipped(text, codes)
+    }
+
     /// Sulphites, shellfish and caffeine named in words of their own are no additive (Open Food
     /// Facts' `fr-olives`: `conservateur : sulfites` has no E-number), but the parser reports that
     /// the label names them, so a shopper who watches for them hears of it.

@@ -784,6 +784,7 @@ struct ParseSession {
             // `Tartaric Esters of …`: an acid's name right before an ester word names the ester.
             if !best.isCode, best.nameTokens.upperBound < tokens.count, tokens[best.nameTokens.upperBound].kind == .word,
                endsInEsterWord(best.nameTokens.upperBound) { continue }
+            if !best.isCode, best.code.number == Self.fattyAcids, afterOfWord(best.nameTokens) { continue }
             if !best.isCode, best.code == Self.monoAndDiglycerides, followsEsterWord(best.nameTokens, covered: covered) {
                 best.code = Self.glycerideEsters
             }
@@ -861,6 +862,33 @@ struct ParseSession {
             return after < tokens.count && tokens[after].kind == .word && Self.otherMetalsLinked.contains(tokens[after].key)
         }
         return false
+    }
+
+    /// E570, fatty acids.
+    static let fattyAcids = 570
+    /// Words for `of` before a fatty-acid name: `of`, `von`, `degli`, `des`, `d'`, `van`, `af`, `av`, `dos`.
+    static let ofWords: [UInt64] = microbeLinks
+        + ["DEGLI", "DEI", "DELLE", "DELLO", "DELLA", "DOS", "DAS", "DO", "DA", "AF", "AV", "ZE", "Z"].map(Token.hash)
+    /// The longer of them, also read with one slip (`vonn`, `degh`) or glued to the word before
+    /// (`Diglyceridenvon`, `digliceridegli`) or split in two (`deg li`).
+    static let longOfWords: [[UInt32]] = ["VON", "VAN", "DES", "DEL", "DEGLI", "DELLE", "DOS"].map { Array($0.unicodeScalars.map(\.value)) }
+
+    /// Whether the name in `r` follows a word for `of` (`Mono- und Diglyceride von Speisefettsäuren`,
+    /// `esteri di saccarosio degli acidi grassi`, `salts of fatty acids`): fatty acids named so are
+    /// the tail of another additive's name. When OCR breaks its head (`Diglycericle von
+    /// Speisefettsäuren`) the tail alone is not E570.
+    private func afterOfWord(_ r: Range<Int>) -> Bool {
+        var i = r.lowerBound - 1
+        if i >= 0, tokens[i].kind == .punct, tokens[i].key == 0x27 { i -= 1 }  // `d'acides gras`
+        guard i >= 0, tokens[i].kind == .word else { return false }
+        if Self.ofWords.contains(tokens[i].key) { return true }
+        var w = Array(norm.scalars[Int(tokens[i].start)..<Int(tokens[i].end)])
+        if w.count <= 3, i >= 1, tokens[i - 1].kind == .word, tokens[i - 1].end - tokens[i - 1].start <= 3 {
+            w = Array(norm.scalars[Int(tokens[i - 1].start)..<Int(tokens[i - 1].end)]) + w  // `deg li`
+        }
+        return Self.longOfWords.contains { of in
+            EditDistance.bounded(w, of, limit: 1) <= 1 || (w.count >= of.count + 3 && w.suffix(of.count).elementsEqual(of))
+        }
     }
 
     static let monoAndDiglycerides = ECode(number: 471)
