@@ -496,6 +496,12 @@ struct ParsingConventionTests {
         // `ri` read as `n`.
         ("acidifiant : acide citnque", ["E330"]),
         ("agente lievitante: bicarbonato dl sodio", ["E500"]),
+        // `de`, `di`, `des` with `d` read as `cl`, `de` with `e` read as `c` (the seeded OCR noise on the
+        // OFF texts): the salt, not the acid its anion alone names (`sorbato` is E200).
+        ("conservante: sorbato cle potasio", ["E202"]),
+        ("conservateur : benzoate dc sodium", ["E211"]),
+        ("agenti lievitanti: carbonato acido cli sodio", ["E500(ii)"]),
+        ("poudre à lever : carbonates cles sodium", ["E500"]),
         // The first word of a name anchors it: its end letter is not changed.
         ("seml di carrube", []),
     ] as [(String, [String])])

@@ -78,8 +78,11 @@ struct NameIndex: Sendable {
 
     /// Articles and prepositions that labels drop or add inside names (`dioxyde de titane`,
     /// `dioxyde titane`): skipped in names and in text alike. `DL` is Italian `di` as OCR reads
-    /// small print (`bicarbonato dl sodio`); no label language has it as a word of a name.
-    static let stopWords: [UInt64] = ["DE", "D", "DES", "DU", "LA", "LE", "LES", "L", "OF", "DI", "DEL", "DL"].map(Token.hash)
+    /// small print (`bicarbonato dl sodio`), and `CLE`, `CLI`, `CLU`, `CLES` are `de`, `di`, `du`,
+    /// `des` with `d` read as `cl`, `DC` is `de` with `e` read as `c` (`sorbato cle potasio`,
+    /// `benzoate dc sodium`); no label language has them as words of a name.
+    static let stopWords: [UInt64] = ["DE", "D", "DES", "DU", "LA", "LE", "LES", "L", "OF", "DI", "DEL", "DL",
+                                      "CLE", "CLI", "CLU", "CLES", "DC"].map(Token.hash)
 
     /// Punctuation that may sit inside a name without ending it.
     @inline(__always)
