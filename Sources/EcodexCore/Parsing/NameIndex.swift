@@ -495,9 +495,18 @@ struct NameIndex: Sendable {
                 follow(stream, start: start, pos: pos, node: node, word: word, edits: edits, low: lowHere,
                        scalars: scalars, cache: &cache, best: &best, steps: &steps)
             }
-            // A known word never changes. An unknown one that is only another number of a known
-            // word (`citriqu`, as if the singular of `citriques`) may still be a slip of the word
-            // that continues the name, when no form of it does (below).
+            // A known word never changes, but for its last letter inside a name begun on the words
+            // before, when no form of it continues the name: `sodium benzoat`, `sodium propionat`
+            // (German and Romanian spell the anion so; the line's end cut the `e`).
+            if w.id >= 0, !continues, pos > start, !w.compound, edits < 3, w.length >= Int32(Self.fuzzyMinLength) {
+                for word in lastLetterIndelWords(scalars[Int(w.scalarStart)..<Int(w.scalarEnd)], after: node) {
+                    follow(stream, start: start, pos: pos, node: node, word: word, edits: edits + 1, low: lowHere,
+                           scalars: scalars, cache: &cache, best: &best, steps: &steps)
+                }
+            }
+            // An unknown word that is only another number of a known word (`citriqu`, as if the
+            // singular of `citriques`) may still be a slip of the word that continues the name,
+            // when no form of it does (below).
             if w.id >= 0 || continues || pos == start { return }
         }
         // Inside a name begun on the line above, a line's first letter may be lost at the edge of
@@ -601,6 +610,25 @@ struct NameIndex: Sendable {
             let w = t.vocab.get(Token.hash(variant))
             if consider(w) { words.append(w) }
             return false
+        }
+        return words
+    }
+
+    /// The known words that `letters` spells with its last letter lost or doubled, and that
+    /// continue the name at trie `node`: `benzoat` for `benzoate`.
+    private func lastLetterIndelWords(_ letters: Slice<UnsafeBufferPointer<UInt32>>, after node: Int32) -> [Int32] {
+        guard letters.count < 40, letters.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) else { return [] }
+        var words: [Int32] = []
+        func consider(_ spelled: [UInt32]) {
+            let w = tables.vocab.get(Token.hash(spelled))
+            if w >= 0, !words.contains(w), tables.edges.get(Self.edgeKey(node, w)) >= 0 { words.append(w) }
+        }
+        var spelled = Array(letters)
+        consider(Array(spelled.dropLast()))
+        spelled.append(0)
+        for added in UInt32(0x41)...UInt32(0x5A) {
+            spelled[spelled.count - 1] = added
+            consider(spelled)
         }
         return words
     }
