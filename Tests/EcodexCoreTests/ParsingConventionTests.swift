@@ -600,6 +600,12 @@ struct ParsingConventionTests {
         ("potassium sorbat, calcium citrat", ["E202", "E333"]),
         // Only its last letter: inside a line, a first letter lost makes another word.
         ("DIPOTASSIUM HOSPHATE, SALT", []),
+        // A word that is a known word without its first letter is read as no other word by a slip
+        // inside it: `scorbic` is ascorbic with its `a` lost as much as sorbic with a `c` added.
+        ("water, scorbic acid, sugar", []),
+        ("Antioxidationsmittel: scorbinsäure", []),
+        ("Säuerungsmittel: ACTIC ACID", []),
+        ("preservative: sorbic acid", ["E200"]),
     ] as [(String, [String])])
     func firstWordEdgeSlips(text: String, codes: [String]) {
         Self.expectShipped(text, codes)

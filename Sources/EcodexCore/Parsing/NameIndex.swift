@@ -293,6 +293,21 @@ struct NameIndex: Sendable {
             mergeSlipCandidates(word, into: &found, cache: &cache)
         }
         dropElementSwaps(word, &found, since: first)
+        if found.count > first, spellsKnownWordWithFirstLetterLost(word) { found.removeSubrange(first...) }
+    }
+
+    /// Whether `word` with one letter put before it is a known word (`scorbic`: `ascorbic`). Then a
+    /// slip inside it (`scorbic` as `sorbic`, sorbic acid) is no likelier than a first letter lost
+    /// at the print's edge (ascorbic acid): neither is read.
+    private func spellsKnownWordWithFirstLetterLost(_ word: ArraySlice<UInt32>) -> Bool {
+        guard word.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) else { return false }
+        var spelled: [UInt32] = [0]
+        spelled.append(contentsOf: word)
+        for lost in UInt32(0x41)...UInt32(0x5A) {
+            spelled[0] = lost
+            if tables.vocab.get(Token.hash(spelled)) >= 0 { return true }
+        }
+        return false
     }
 
     /// Known words one plausible slip from `word` (no two-slip or merged-letter candidates).
