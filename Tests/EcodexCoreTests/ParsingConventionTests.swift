@@ -460,6 +460,11 @@ struct ParsingConventionTests {
         ("Wasser, hohlensäure, Farbstoff E150d", ["E290", "E150d"]),
         ("Säuerungsmittel: Gitronensäure", ["E330"]),
         ("emulsifier: iecithin", ["E322"]),
+        // `cl` read for a first `d`, `rn` for a first `m` (the seeded OCR noise on the OFF texts).
+        ("Emulgator: Mono- und Cliglyceride von Speisefettsäuren", ["E471"]),
+        ("preservative: potassium rnetabisulfite", ["E224"]),
+        ("Rnaltitol, sugar", ["E965"]),
+        ("sugar, cloves, clear water", []),
         // `V` is no shape slip of `C`; a short word keeps its first letter.
         ("Säuerungsmittel: Vitronensäure", []),
         ("Lecithine, pectinas", ["E322", "E440"]),

@@ -431,7 +431,17 @@ struct NameIndex: Sendable {
             }
             return found.count - first >= 8
         }
+        // At a word's start only `cl` read for `d` and `rn` for `m`, and only into a known word as it
+        // stands (`Cliglyceride`, `rnagnesium`): no word of a label language starts so and means
+        // the other.
+        for (from, to) in Self.initialMergeSlips where word.count > from.count && word.prefix(from.count).elementsEqual(from) {
+            let w = t.vocab.get(Token.hash(to + word.dropFirst(from.count)))
+            if w >= 0, !found[first...].contains(w) { found.append(w) }
+        }
     }
+
+    /// The merged letters OCR reads at a word's start: `cl` for `d`, `rn` for `m`.
+    static let initialMergeSlips: [(from: [UInt32], to: [UInt32])] = [([0x43, 0x4C], [0x44]), ([0x52, 0x4E], [0x4D])]
 
     /// Length, first and last letter of a word, as one key.
     static func endsKey<W: BidirectionalCollection<UInt32>>(_ w: W) -> UInt64 {
