@@ -484,6 +484,10 @@ struct ParsingConventionTests {
         // `n`/`m` (from 8 letters): `Sojalecithim`.
         ("Emulgator: Sojalecithim, Kakaobutter", ["E322"]),
         ("Geliermittel: Pectim", []),
+        // `e`/`c` (from 8 letters): `Kohlensäurc`, `cellulosc`.
+        ("Wasser, Zucker, Kohlensäurc, Farbstoff E150d", ["E290", "E150d"]),
+        ("thickener: cellulosc gum", ["E466"]),
+        ("emulsifier: pectinc", []),
         // `rn` read for the final `m` of `-ium`, from 7 letters.
         ("Acidity Regulator: Sodiurn Citrate", ["E331"]),
         ("Firming agent: Calciurn Chloride", ["E509"]),

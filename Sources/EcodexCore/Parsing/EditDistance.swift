@@ -86,10 +86,10 @@ enum EditDistance {
     }
 
     /// Letter pairs OCR confuses at a long word's end (folded to capitals): `t`/`l`, `t`/`f`,
-    /// `t`/`i`, `l`/`i`, `n`/`m` (`Sojalecithim`).
+    /// `t`/`i`, `l`/`i`, `n`/`m` (`Sojalecithim`), `e`/`c` (`Kohlensäurc`).
     private static let lastLetterSlips: Set<UInt64> = {
         var set = Set<UInt64>()
-        for g in ["TL", "TF", "TI", "LI", "NM"] {
+        for g in ["TL", "TF", "TI", "LI", "NM", "EC"] {
             let v = g.unicodeScalars.map(\.value)
             set.insert(pairKey(v[0], v[1]))
         }
