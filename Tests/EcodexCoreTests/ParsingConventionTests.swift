@@ -729,6 +729,21 @@ struct ParsingConventionTests {
     /// Seeded OCR noise on the 307 OFF texts (`cl` for `d`, letters doubled or lost at a word's edge,
     /// words glued) broke `Mono- und Diglyceride von Speisefettsäuren` in 71 readings, and its tail
     /// alone was reported as fatty acids (E570).
+    /// Tesseract reads a bracket in small print as `I`, `l` or `1` glued to the word beside it.
+    @Test("A bracket read as I, l or 1 glued to a name is taken off; words that end so stay words", arguments: [
+        ("acidulantes Iácido cítrico, ácido málico)", ["E330", "E296"]),
+        ("Backtriebmittel 1Natriumcarbonat, Natriumcitrat", ["E500(i)", "E331"]),
+        ("emulgente Ilecitina de soja)", ["E322"]),
+        ("acidity regulator lsodium citratel", ["E331"]),
+        // `-ol` names alcohols; a capital I ends Italian plurals in capitals; five letters stay.
+        ("butanol, propanol", []),
+        ("lagar, sugar", []),
+        ("AROMI NATURALI, COLORANTI", []),
+    ] as [(String, [String])])
+    func bracketGlyphs(text: String, codes: [String]) {
+        Self.expectShipped(text, codes)
+    }
+
     @Test("Fatty acids after a word for `of` are another additive's tail, not E570", arguments: [
         ("Emulgator: Mono- und Diglycericlen von Speisefettsäuren", []),
         ("emulsionanti: mono- e clighceridi degli acidi grassi", []),

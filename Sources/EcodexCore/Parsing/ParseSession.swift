@@ -232,8 +232,17 @@ struct ParseSession {
                     if known >= 0 || index.formIDs(v, own: -1).0 >= 0 { (id, spelled) = (known, v[...]); break }
                 }
             }
+            // A bracket OCR read as a letter or a digit glued to the word (`Iácido cítrico`,
+            // `lphosphoric acidl`, `1Natriumcarbonat`): the word without it, when only that is known.
+            var (scalarStart, scalarEnd) = (t.start, t.end)
+            var plain = !t.hasDigit
+            if id < 0, length >= Self.bracketSlipMinLength,
+               let (known, from, to) = bracketSlipWord(spelled, written: original(k..<(k + 1))) {
+                (id, spelled, scalarStart, scalarEnd) = (known, norm.scalars[from..<to], Int32(from), Int32(to))
+                plain = true
+            }
             // Singular and plural are one word: `Sodium Citrate` finds `sodium citrates`.
-            var forms = !t.hasDigit && length >= NameIndex.wordFormMinLength
+            var forms = plain && spelled.count >= NameIndex.wordFormMinLength
                 ? index.formIDs(spelled, own: id) : (-1, -1)
             var compound = false
             if id < 0, forms.0 < 0, !t.hasDigit, let part = compoundTail(t, scratch: &compoundScratch) {
@@ -244,7 +253,7 @@ struct ParseSession {
                 && !WordsOfTheirOwn.keys.contains(t.key)
             stream.append(.init(token: Int32(k), tokenEnd: Int32(k + 1), id: id, forms: forms, barrierBefore: barrier,
                                 length: Int32(length), lowConfidence: low, fuzzyEligible: eligible,
-                                scalarStart: t.start, scalarEnd: t.end, compound: compound,
+                                scalarStart: scalarStart, scalarEnd: scalarEnd, compound: compound,
                                 lineStart: id < 0 && forms.0 < 0 && norm.startsLine(t.start)))
             barrier = false
         }
@@ -433,6 +442,32 @@ struct ParseSession {
             return [v, c]
         }
         return []
+    }
+
+    /// Shortest word, bracket glyph included, whose glyph is taken off: five letters stay
+    /// (`lagar` is no `agar`).
+    static let bracketSlipMinLength = 6
+
+    /// The known word that `word` (`written` so) spells without a bracket that OCR read as a glyph
+    /// at its start or end (`Iácido`, `lphosphoric`, `1Natriumcarbonat`, `kaliumsorbatI`), with that
+    /// word's scalar range; nil when neither or both ends spell one. The glyphs: `1`; a small `l`,
+    /// but not after a final `o` (`butanol` is no `butano`: `-ol` names alcohols); a capital `I`
+    /// only in a word with small letters (`COLORANTI` is Italian).
+    private func bracketSlipWord(_ word: ArraySlice<UInt32>, written: String) -> (Int32, Int, Int)? {
+        let chars = Array(written)
+        guard word.count == chars.count, chars.count >= Self.bracketSlipMinLength else { return nil }
+        let mixedCase = chars.contains { $0.isLowercase }
+        func isGlyph(_ c: Character, before: Character?) -> Bool {
+            c == "1" || (c == "I" && mixedCase) || (c == "l" && before.map { $0 != "o" && $0 != "O" } ?? true)
+        }
+        func known(_ rest: ArraySlice<UInt32>) -> (Int32, Int, Int)? {
+            guard !rest.contains(where: Token.isDigit) else { return nil }
+            let id = index.id(ofWordHash: Token.hash(rest))
+            return id >= 0 ? (id, rest.startIndex, rest.endIndex) : nil
+        }
+        let atStart = isGlyph(chars[0], before: nil) ? known(word.dropFirst()) : nil
+        let atEnd = isGlyph(chars[chars.count - 1], before: chars[chars.count - 2]) ? known(word.dropLast()) : nil
+        return atStart != nil && atEnd != nil ? nil : atStart ?? atEnd
     }
 
     /// The vocabulary id of a word of letters with one or two of them read as digits (`S0DIUM`,
