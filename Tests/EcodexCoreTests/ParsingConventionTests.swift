@@ -847,6 +847,14 @@ struct ParsingConventionTests {
         ("water, class IV caramel colour", ["E150d"]),
         ("water, caramel colour (IV), salt", ["E150d"]),
         ("colour (caramel I), salt", ["E150a"]),
+        // Its Codex process names it too; the ammonia of the process is no additive (E527).
+        ("colour: caramel (ammonia sulphite process), salt", ["E150d"]),
+        ("Colour: caramel (ammonia process)", ["E150c"]),
+        ("Farbstoff: Zuckerkulör (Ammoniak)", ["E150c"]),
+        // Croatian and Latvian ammonia sulphite caramel, not the caustic sulphite caramel (E150b).
+        ("bojilo: amonijačno-sulfitna karamela", ["E150d"]),
+        ("krāsviela: amonjaka-sulfīta karamele", ["E150d"]),
+        ("bojilo: sulfitna karamela", ["E150b"]),
         // A number right after the name, of the same additive, is its code.
         ("Water, Sugar, Colour (Caramel 150d), Food Acid (338)", ["E150d", "E338"]),
         ("thickener (pectin 440)", ["E440"]),
