@@ -300,14 +300,25 @@ struct NameIndex: Sendable {
     /// slip inside it (`scorbic` as `sorbic`, sorbic acid) is no likelier than a first letter lost
     /// at the print's edge (ascorbic acid): neither is read.
     private func spellsKnownWordWithFirstLetterLost(_ word: ArraySlice<UInt32>) -> Bool {
-        guard word.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) else { return false }
-        var spelled: [UInt32] = [0]
-        spelled.append(contentsOf: word)
-        for lost in UInt32(0x41)...UInt32(0x5A) {
-            spelled[0] = lost
-            if tables.vocab.get(Token.hash(spelled)) >= 0 { return true }
+        var known = false
+        Self.forEachSpellingWithLetterAdded(to: word, atStart: true) { spelled in
+            known = tables.vocab.get(Token.hash(spelled)) >= 0
+            return known
         }
-        return false
+        return known
+    }
+
+    /// Calls `body` with `letters` spelled with each capital A–Z put before it (`atStart`) or after
+    /// it, until `body` returns true; not at all unless `letters` are capitals only.
+    static func forEachSpellingWithLetterAdded<C: Collection<UInt32>>(to letters: C, atStart: Bool,
+                                                                      _ body: ([UInt32]) -> Bool) {
+        guard letters.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) else { return }
+        var spelled = atStart ? [0] + Array(letters) : Array(letters) + [0]
+        let slot = atStart ? 0 : spelled.count - 1
+        for added in UInt32(0x41)...UInt32(0x5A) {
+            spelled[slot] = added
+            if body(spelled) { return }
+        }
     }
 
     /// Known words one plausible slip from `word` (no two-slip or merged-letter candidates).
@@ -644,35 +655,28 @@ struct NameIndex: Sendable {
     private func lastLetterIndelWords(_ letters: Slice<UnsafeBufferPointer<UInt32>>, after node: Int32) -> [Int32] {
         guard letters.count < 40, letters.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) else { return [] }
         var words: [Int32] = []
-        func consider(_ spelled: [UInt32]) {
+        func consider(_ spelled: some Sequence<UInt32>) -> Bool {
             let w = tables.vocab.get(Token.hash(spelled))
             if w >= 0, !words.contains(w), tables.edges.get(Self.edgeKey(node, w)) >= 0 { words.append(w) }
+            return false
         }
-        var spelled = Array(letters)
-        consider(Array(spelled.dropLast()))
-        spelled.append(0)
-        for added in UInt32(0x41)...UInt32(0x5A) {
-            spelled[spelled.count - 1] = added
-            consider(spelled)
-        }
+        _ = consider(letters.dropLast())
+        Self.forEachSpellingWithLetterAdded(to: letters, atStart: false, consider)
         return words
     }
 
     /// The known words (or their other number, `citrate` / `citrates`) that `letters` spells with
     /// a letter put before it and that continue the name at trie `node`.
     private func lostFirstLetterWords(_ letters: Slice<UnsafeBufferPointer<UInt32>>, after node: Int32) -> [Int32] {
-        guard letters.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) else { return [] }
         var words: [Int32] = []
-        var spelled: [UInt32] = [0]
-        spelled.append(contentsOf: letters)
-        for lost in UInt32(0x41)...UInt32(0x5A) {
-            spelled[0] = lost
+        Self.forEachSpellingWithLetterAdded(to: letters, atStart: true) { spelled in
             let own = tables.vocab.get(Token.hash(spelled))
             let forms = spelled.count >= Self.innerWordFormMinLength
                 ? formIDs(spelled, own: own, minLength: Self.innerWordFormMinLength) : (-1, -1)
             for word in [own, forms.0, forms.1] where word >= 0 && tables.edges.get(Self.edgeKey(node, word)) >= 0 {
                 if !words.contains(word) { words.append(word) }
             }
+            return false
         }
         return words
     }

@@ -237,6 +237,7 @@ struct ParseSession {
             var (scalarStart, scalarEnd) = (t.start, t.end)
             var plain = !t.hasDigit
             if id < 0, length >= Self.bracketSlipMinLength,
+               Self.foldedGlyphs.contains(spelled.first!) || Self.foldedGlyphs.contains(spelled.last!),
                let (known, from, to) = bracketSlipWord(spelled, written: original(k..<(k + 1))) {
                 (id, spelled, scalarStart, scalarEnd) = (known, norm.scalars[from..<to], Int32(from), Int32(to))
                 plain = true
@@ -447,6 +448,8 @@ struct ParseSession {
     /// Shortest word, bracket glyph included, whose glyph is taken off: five letters stay
     /// (`lagar` is no `agar`).
     static let bracketSlipMinLength = 6
+    /// The bracket glyphs folded (`I`, `L`, `1`): only a word that starts or ends so is looked at as written.
+    static let foldedGlyphs: [UInt32] = [0x49, 0x4C, 0x31]
 
     /// The known word that `word` (`written` so) spells without a bracket that OCR read as a glyph
     /// at its start or end (`Iácido`, `lphosphoric`, `1Natriumcarbonat`, `kaliumsorbatI`), with that
@@ -742,10 +745,17 @@ struct ParseSession {
         } else {
             return n
         }
+        return standingAlone(refined, else: n)
+    }
+
+    /// `refined`, a caramel colour whose class its words named, standing without further context;
+    /// `n` when the store has no such class.
+    private func standingAlone(_ refined: Candidate, else n: Candidate) -> Candidate {
         guard reader.knownCodes.contains(refined.code) else { return n }
-        refined.contextOnly = false
-        refined.needsContext = false
-        return refined
+        var c = refined
+        c.contextOnly = false
+        c.needsContext = false
+        return c
     }
 
     private static let caramel = ECode(number: 150)
@@ -784,10 +794,7 @@ struct ParseSession {
         } else {
             return n
         }
-        guard reader.knownCodes.contains(refined.code) else { return n }
-        refined.contextOnly = false
-        refined.needsContext = false
-        return refined
+        return standingAlone(refined, else: n)
     }
 
     /// A code spelled in single digits set apart (`E 2 5 0`) from unsure OCR words: on a photo
