@@ -568,12 +568,20 @@ struct ParsingConventionTests {
         Self.expectShipped(text, codes)
     }
 
-    @Test("A line's first letter lost at the edge of the print, inside a name", arguments: [
+    @Test("A word's first letter lost inside a name: at a line's start, or inside a line from six letters", arguments: [
         ("LESS THAN 2% OF DIPOTASSIUM\nHOSPHATE, SALT", ["E340(ii)"]),
         ("OF: MONO-\nND DIGLYCERIDES, SODIUM ALUMINOSILICATE", ["E471", "E554"]),
         ("Emulgatoren: Mono-\nND Diglyceride von Speisefettsäuren", ["E471"]),
-        // Only where a line begins: inside a line a missing first letter is another word.
-        ("DIPOTASSIUM HOSPHATE, SALT", []),
+        // Inside a line, glare or blur takes a first letter too: six letters or more left.
+        ("DIPOTASSIUM HOSPHATE, SALT", ["E340(ii)"]),
+        ("EMULSIFIER: SOY ECITHIN, SALT", ["E322"]),
+        ("water, sodium enzoate, sugar", ["E211"]),
+        ("preservative: potassium orbate", ["E202"]),
+        // Shorter words may be another word with a letter lost: `ólico` is folic acid's `fólico`
+        // as much as cholic acid's (E1000) `cólico`, and folic acid is no additive name.
+        ("vitaminas: riboflavina, ácido ólico", []),
+        // Two additives fit inside a line too (`citrate`, `nitrate`): neither is guessed.
+        ("salt, sodium itrate, sugar", []),
         // Two additives fit (`citrate`, `nitrate`): neither is guessed.
         ("sodium\nitrate, salt", []),
         // A known word is never changed.
@@ -607,8 +615,8 @@ struct ParsingConventionTests {
         ("water, sodium benzoat, salt", ["E211"]),
         ("bread, sodium propionat", ["E281"]),
         ("potassium sorbat, calcium citrat", ["E202", "E333"]),
-        // Only its last letter: inside a line, a first letter lost makes another word.
-        ("DIPOTASSIUM HOSPHATE, SALT", []),
+        // A first letter lost inside a line counts from six letters on (the test above).
+        ("DIPOTASSIUM HOSPHATE, SALT", ["E340(ii)"]),
         // A word that is a known word without its first letter is read as no other word by a slip
         // inside it: `scorbic` is ascorbic with its `a` lost as much as sorbic with a `c` added.
         ("water, scorbic acid, sugar", []),

@@ -72,6 +72,11 @@ struct NameIndex: Sendable {
     /// edge slip (`walk`): as many as a long word whose slip counts alone.
     static let firstWordSlipRestLetters = 8
 
+    /// Shortest word, as read, that may have lost its first letter inside a line (`walk`). Shorter
+    /// ones are too often another word with its letter lost: `ácido ólico` is folic acid
+    /// (`fólico`, no additive) as much as cholic acid (`cólico`, E1000).
+    static let lostFirstLetterInLineMinLength = 6
+
     /// Words that mark a number (`No. 5`, `N° 5`, `Nr 5`): dropped before a number on both sides.
     /// Small enough that a linear scan beats hashing the hash again.
     static let numberMarks: [UInt64] = ["NO", "N", "NR", "NUMBER", "NUM", "NB"].map(Token.hash)
@@ -545,12 +550,15 @@ struct NameIndex: Sendable {
             // when no form of it does (below).
             if w.id >= 0 || continues || pos == start { return }
         }
-        // Inside a name begun on the line above, a line's first letter may be lost at the edge of
-        // the print (a crop edge, the curve of a pack): `DIPOTASSIUM` / `HOSPHATE`, `MONO-` / `ND
-        // DIGLYCERIDES`. One edit, for unknown words only (a known word never changes), and only
-        // when every letter that continues the name leads to one additive (`sodium` / `itrate`
-        // may be citrate or nitrate: neither; `ND` may be `AND` or `UND`: both mean E471).
-        if pos > start, w.lineStart, !w.compound, edits < 3, w.length >= 2, w.length < 40 {
+        // Inside a name begun on the words before, a word's first letter may be lost: at the edge of
+        // the print where a line begins (a crop edge, the curve of a pack: `DIPOTASSIUM` /
+        // `HOSPHATE`, `MONO-` / `ND DIGLYCERIDES`), or inside a line under glare or blur for a
+        // word of `lostFirstLetterInLineMinLength` letters or more (`SOY ECITHIN`). One edit, for
+        // unknown words only (a known word never changes), and only when every letter that
+        // continues the name leads to one additive (`sodium` / `itrate` may be citrate or nitrate:
+        // neither; `ND` may be `AND` or `UND`: both mean E471).
+        if pos > start, w.lineStart || w.length >= Int32(Self.lostFirstLetterInLineMinLength), !w.compound,
+           edits < 3, w.length >= 2, w.length < 40 {
             var agreed: Match?
             var conflict = false
             for word in lostFirstLetterWords(scalars[Int(w.scalarStart)..<Int(w.scalarEnd)], after: node) {
