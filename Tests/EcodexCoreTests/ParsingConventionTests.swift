@@ -604,6 +604,17 @@ struct ParsingConventionTests {
         ("water, ulfur dioxide", []),
         ("MOND. AND DIGLYCERIDES", ["E471"]),
         ("MOND AND CHEESE", []),
+        // A long first word (six letters or more) that only lost its last letter: any rest read
+        // whole vouches for it (before, `potassiu sorbate` read as sorbic acid by its anion alone).
+        ("sugar, xantha gum, salt", ["E415"]),
+        ("glazing agent: carnaub wax", ["E903"]),
+        ("salt, potassiu sorbate", ["E202"]),
+        // A known word too (Romanian `calciu`), when the rest is long.
+        ("salt, CALCIU CHLORIDE, sugar", ["E509"]),
+        ("bread, calciu propionate", ["E282"]),
+        ("sare, calciu, fier", []),
+        // A shorter first word needs a rest of eight letters: `sodiu citrate` stays unread.
+        ("water, sodiu citrate", []),
         // A later word that lost its last letter where the print was cut, or read it twice;
         // also when the word left is another number of a known word (`citriqu`, `citriques`).
         ("acidifiant : acide citriqu", ["E330"]),

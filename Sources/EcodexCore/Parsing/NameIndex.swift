@@ -77,6 +77,10 @@ struct NameIndex: Sendable {
     /// (`fólico`, no additive) as much as cholic acid (`cólico`, E1000).
     static let lostFirstLetterInLineMinLength = 6
 
+    /// Shortest first word, as read, whose lost last letter any rest of its name vouches for
+    /// (`walk`): `xantha gum`, `potassiu sorbate`.
+    static let lastLetterLostFirstWordMinLength = 6
+
     /// Words that mark a number (`No. 5`, `N° 5`, `Nr 5`): dropped before a number on both sides.
     /// Small enough that a linear scan beats hashing the hash again.
     static let numberMarks: [UInt64] = ["NO", "N", "NR", "NUMBER", "NUM", "NB"].map(Token.hash)
@@ -495,7 +499,12 @@ struct NameIndex: Sendable {
         let w = stream[start]
         // Most words start no name: reject them before any search.
         if w.id >= 0 || w.forms.0 >= 0 {
-            if !startsKey(w.id), !startsKey(w.forms.0), !startsKey(w.forms.1) { return nil }
+            // A known word that starts no name may still be one that lost its last letter (`walk`).
+            if !startsKey(w.id), !startsKey(w.forms.0), !startsKey(w.forms.1),
+               w.id < 0 || w.compound || w.length < Int32(Self.lastLetterLostFirstWordMinLength)
+                || lastLetterIndelWords(scalars[Int(w.scalarStart)..<Int(w.scalarEnd)], after: 0).isEmpty {
+                return nil
+            }
         } else if !w.fuzzyEligible && (w.compound || w.length < 3) {
             return nil
         }
@@ -545,6 +554,15 @@ struct NameIndex: Sendable {
                            scalars: scalars, cache: &cache, best: &best, steps: &steps)
                 }
             }
+            // So may a name's first word when the rest of the name is read whole and long
+            // (`firstWordSlipRestLetters`): `CALCIU CHLORIDE`, `sodiu ascorbate` (Romanian spells
+            // the element so, last in its names). An exact reading of a longer name still wins.
+            if w.id >= 0, pos == start, !w.compound, w.length >= Int32(Self.lastLetterLostFirstWordMinLength) {
+                for word in lastLetterIndelWords(scalars[Int(w.scalarStart)..<Int(w.scalarEnd)], after: 0) {
+                    firstWordSlip(stream, start: start, word: word, restLetters: Self.firstWordSlipRestLetters,
+                                  low: lowHere, scalars: scalars, cache: &cache, best: &best, steps: &steps)
+                }
+            }
             // An unknown word that is only another number of a known word (`citriqu`, as if the
             // singular of `citriques`) may still be a slip of the word that continues the name,
             // when no form of it does (below).
@@ -591,15 +609,17 @@ struct NameIndex: Sendable {
         // DIGLYCERIDES`, `cide citrique`). Alone such edits make other words (`mono` / `mond`), so
         // here the rest of the name must be read without a slip and hold a long word's letters,
         // as a slip in a long word counts.
+        // A long first word that only lost its last letter names its word by itself (`xantha gum`,
+        // `carnaub wax`, `potassiu sorbate`): any rest read whole vouches for it.
         if pos == start, !w.compound, w.length >= 3 {
             let letters = scalars[Int(w.scalarStart)..<Int(w.scalarEnd)]
             for word in innerNameSlipWords(letters, after: 0, short: false, bothEnds: true, cache: &cache) {
-                var found: Match?
-                follow(stream, start: start, pos: pos, node: 0, word: word, edits: 1, low: lowHere,
-                       scalars: scalars, cache: &cache, best: &found, steps: &steps)
-                guard let f = found, f.edits == 1, f.endWord - start >= 2 else { continue }
-                let rest = stream[(start + 1)..<f.endWord].reduce(0) { $0 + Int($1.length) }
-                if rest >= Self.firstWordSlipRestLetters, f.beats(best) { best = f }
+                let known = tables.word(word)
+                let lostLast = letters.count >= Self.lastLetterLostFirstWordMinLength && known.count == letters.count + 1
+                    && zip(letters, known).allSatisfy { $0 == $1 }
+                firstWordSlip(stream, start: start, word: word,
+                              restLetters: lostLast ? 1 : Self.firstWordSlipRestLetters,
+                              low: lowHere, scalars: scalars, cache: &cache, best: &best, steps: &steps)
             }
         }
         guard w.fuzzyEligible, edits < 3 else { return }
@@ -619,6 +639,19 @@ struct NameIndex: Sendable {
                    scalars: scalars, cache: &cache, best: &best, steps: &steps)
             c += 1
         }
+    }
+
+    /// Reads the name that starts at `start` with its first word taken as the known `word` (one
+    /// edit), when the rest of the name is read without a slip and holds `restLetters` letters or more.
+    private func firstWordSlip(_ stream: UnsafeBufferPointer<StreamWord>, start: Int, word: Int32, restLetters: Int,
+                               low: Bool, scalars: UnsafeBufferPointer<UInt32>, cache: inout FuzzyCache,
+                               best: inout Match?, steps: inout Int) {
+        var found: Match?
+        follow(stream, start: start, pos: start, node: 0, word: word, edits: 1, low: low,
+               scalars: scalars, cache: &cache, best: &found, steps: &steps)
+        guard let f = found, f.edits == 1, f.endWord - start >= 2 else { return }
+        let rest = stream[(start + 1)..<f.endWord].reduce(0) { $0 + Int($1.length) }
+        if rest >= restLetters, f.beats(best) { best = f }
     }
 
     /// The known words that continue the name at trie `node` and that `letters` spells with one
