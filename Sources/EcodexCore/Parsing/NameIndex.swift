@@ -45,6 +45,9 @@ struct NameIndex: Sendable {
         var compound = false
         /// The word begins a line of the text.
         var lineStart = false
+        /// The one known word this unknown word spells with a letter lost or doubled at its edge
+        /// (`edgeLossWord`), or -1: read as that word's one-word name when nothing else matches.
+        var edgeLoss: Int32 = -1
     }
 
     /// The longest key found at a start position.
@@ -54,6 +57,9 @@ struct NameIndex: Sendable {
         var endWord: Int
         var target: Target
         var edits: Int
+        /// Read through `StreamWord.edgeLoss`: counts only under a class word of its own function
+        /// or beside a code, as a compound's last part does.
+        var edgeLoss = false
 
         /// Whether this match is preferred to `other`: it reaches further, or as far with fewer edits.
         func beats(_ other: Match?) -> Bool {
@@ -317,6 +323,25 @@ struct NameIndex: Sendable {
         return known
     }
 
+    /// The one known word that `word` spells with its first letter lost, or its last lost or
+    /// doubled (`atriumcitrate`, `Sorbitsiru`, `Cyclamatt`); nil when none or several do.
+    func edgeLossWord(_ word: ArraySlice<UInt32>) -> Int32? {
+        var found: Int32 = -1
+        var several = false
+        func consider(_ spelled: some Sequence<UInt32>) -> Bool {
+            let w = tables.vocab.get(Token.hash(spelled))
+            if w >= 0, w != found {
+                several = found >= 0
+                found = w
+            }
+            return several
+        }
+        _ = consider(word.dropLast())
+        if !several { Self.forEachSpellingWithLetterAdded(to: word, atStart: false, consider) }
+        if !several { Self.forEachSpellingWithLetterAdded(to: word, atStart: true, consider) }
+        return found >= 0 && !several ? found : nil
+    }
+
     /// Calls `body` with `letters` spelled with each capital A–Z put before it (`atStart`) or after
     /// it, until `body` returns true; not at all unless `letters` are capitals only.
     static func forEachSpellingWithLetterAdded<C: Collection<UInt32>>(to letters: C, atStart: Bool,
@@ -512,6 +537,13 @@ struct NameIndex: Sendable {
         var steps = 0
         walk(stream, start: start, pos: start, node: 0, edits: 0, low: false, scalars: scalars, cache: &cache,
              best: &best, steps: &steps)
+        if best == nil, w.edgeLoss >= 0 {
+            let child = tables.edges.get(Self.edgeKey(0, w.edgeLoss))
+            if child >= 0, tables.terminal[Int(child)] >= 0 {
+                best = Match(startWord: start, endWord: start + 1, target: tables.target(tables.terminal[Int(child)]),
+                             edits: 1, edgeLoss: true)
+            }
+        }
         return best
     }
 

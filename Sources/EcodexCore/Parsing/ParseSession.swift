@@ -246,7 +246,16 @@ struct ParseSession {
             var forms = plain && spelled.count >= NameIndex.wordFormMinLength
                 ? index.formIDs(spelled, own: id) : (-1, -1)
             var compound = false
-            if id < 0, forms.0 < 0, !t.hasDigit, let part = compoundTail(t, scratch: &compoundScratch) {
+            // A long word that lost its first or last letter, or read its last twice, at the print's
+            // edge or under glare (`Säureregulator atriumcitrate`, `Feuchthaltemittel Sorbitsiru`):
+            // the one known word it spells so, read only when nothing else is (`longestMatch`), and
+            // asked before a compound's last part (`atriumcitrate` is no compound of `citrate`).
+            var edgeLoss: Int32 = -1
+            if id < 0, forms.0 < 0, plain, length >= Self.edgeLossMinLength, length <= 40,
+               !WordsOfTheirOwn.keys.contains(t.key), let known = index.edgeLossWord(spelled) {
+                edgeLoss = known
+            }
+            if id < 0, forms.0 < 0, edgeLoss < 0, !t.hasDigit, let part = compoundTail(t, scratch: &compoundScratch) {
                 (id, forms, compound) = (part.id, part.forms, true)
             }
             let eligible = id < 0 && forms.0 < 0 && !t.hasDigit && length <= 40
@@ -255,7 +264,7 @@ struct ParseSession {
             stream.append(.init(token: Int32(k), tokenEnd: Int32(k + 1), id: id, forms: forms, barrierBefore: barrier,
                                 length: Int32(length), lowConfidence: low, fuzzyEligible: eligible,
                                 scalarStart: scalarStart, scalarEnd: scalarEnd, compound: compound,
-                                lineStart: id < 0 && forms.0 < 0 && norm.startsLine(t.start)))
+                                lineStart: id < 0 && forms.0 < 0 && norm.startsLine(t.start), edgeLoss: edgeLoss))
             barrier = false
         }
         var fuzzyCache = NameIndex.FuzzyCache(count: stream.count)
@@ -281,7 +290,8 @@ struct ParseSession {
                         m = before
                     }
                     let range = Int(streamBuffer[m.startWord].token)..<Int(streamBuffer[m.endWord - 1].tokenEnd)
-                    let viaCompound = (m.startWord..<m.endWord).contains { streamBuffer[$0].compound }
+                    // A word read by its edge loss counts as a compound's last part does.
+                    let viaCompound = m.edgeLoss || (m.startWord..<m.endWord).contains { streamBuffer[$0].compound }
                     // Compounds name additives by their source; a class word read in the tail of an
                     // unknown word (`lukcorantes` as Portuguese `corantes`) is more likely a slip.
                     if !viaCompound, !negated[range.lowerBound], m.target.function != nil || m.target.nutrient {
@@ -361,6 +371,9 @@ struct ParseSession {
         return Candidate(code: found, tokens: Int(w.token)..<Int(w.tokenEnd), kind: .name,
                          contextOnly: d.target.contextOnly, isCode: false)
     }
+
+    /// Shortest word, as read, that may have lost or doubled a letter at its edge (`stream`).
+    static let edgeLossMinLength = 8
 
     /// Shortest compound word read by its last part, and the shortest part and head it may have.
     static let compoundMinLength = 10
