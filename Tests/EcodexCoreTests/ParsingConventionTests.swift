@@ -731,6 +731,14 @@ struct ParsingConventionTests {
         // Two known words stay two; a join must make a known word.
         ("soy lecithin", ["E322"]),
         ("pane pro pane, sale", []),
+        ("pane pro\npane, sale", []),
+        // At a line end a part may be one letter, the joined word six letters or more.
+        ("salt, calciu\nm sulfate, sugar", ["E516"]),
+        ("flavor, sodiu\nm propionate.", ["E281"]),
+        ("Säuerungsmittel (C\nitronensäure)", ["E330"]),
+        // Not inside a line, and not below six letters.
+        ("salt, calciu m sulfate, sugar", []),
+        ("acid\ne citrique", []),
     ] as [(String, [String])])
     func session25Probes(text: String, codes: [String]) {
         Self.expectShipped(text, codes)
