@@ -114,6 +114,8 @@ struct ParsingCodeTests {
         ("acid: E33O", "E330", "E33O"),
         ("colour: E15Od", "E150d", "E15Od"),
         ("colour: INS160a1", "E160a(i)", "INS160a1"),
+        // A sub-form's `ii` with its thin letters merged into `u`.
+        ("raising agents: E500u, E450i", "E500(ii)", "E500u"),
         // The first digit read as a letter after a set-apart prefix, as after a glued one.
         ("colour: E l29", "E129", "E l29"),
         ("sugar, E-I02, salt", "E102", "E-I02"),
@@ -128,5 +130,14 @@ struct ParsingCodeTests {
         #expect(m?.code.description == code, "\(text) → \(r.mentions.map(\.code))")
         if let m { #expect(S.spanText(text, m) == spanned) }
         #expect(m.map { $0.confidence < 1 } ?? false)
+    }
+
+    @Test("A sub-form `(ii)` read as `(u)` in brackets; Spanish `u` between codes stays a word", arguments: [
+        ("gasificantes (E 575, E 500(u))", ["E575", "E500(ii)"]),
+        ("agente de tratamiento: INS 500(u)", ["E500(ii)"]),
+        ("acidulantes: E 330 u E 331", ["E330", "E331"]),
+    ])
+    func subFormReadAsU(text: String, codes: [String]) {
+        #expect(S.parser.parse(text).mentions.map(\.code.description) == codes, "\(text)")
     }
 }

@@ -264,10 +264,12 @@ struct CodeReader {
         return best
     }
 
-    /// `(ii)` or `[ii]` at token `i`: the roman numeral, upper-cased.
+    /// `(ii)` or `[ii]` at token `i`: the roman numeral, upper-cased. In brackets `(u)` is `(ii)`
+    /// whose thin letters OCR merged (alone, Spanish `u` is "or").
     private func romanInBrackets(at i: Int) -> String? {
         guard i + 2 < tokens.count, isPunct(i, "(") || isPunct(i, "["), tokens[i + 1].kind == .word,
               isPunct(i + 2, ")") || isPunct(i + 2, "]") else { return nil }
+        if word(i + 1).elementsEqual([0x55]) { return "II" }
         return roman(ofWord: i + 1)
     }
 
@@ -342,6 +344,13 @@ struct CodeReader {
         if digitEnd < chars.count {
             let roman = chars[..<digitEnd] + chars[digitEnd...].map { $0 == 0x31 || $0 == 0x4C || $0 == 0x7C ? 0x49 : $0 }
             if let c = Self.clean(Array(roman)), c.roman != nil, isKnown(c) { return c }
+            // `E500u`, `E101u`: a sub-form's `ii` read as `u`, its thin letters merged (as in names:
+            // `NameIndex.mergeSlips`). Not `cl` for `d`: `E150cl` is also `℮ 150 cl`, a bottle's size.
+            if let u = chars[digitEnd...].firstIndex(of: 0x55) {
+                var fixed = chars
+                fixed.replaceSubrange(u..<(u + 1), with: [0x49, 0x49])
+                if let c = Self.clean(fixed), c.roman != nil, isKnown(c) { return c }
+            }
         }
         return nil
     }
