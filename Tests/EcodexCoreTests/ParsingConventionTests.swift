@@ -518,6 +518,19 @@ struct ParsingConventionTests {
         Self.expectShipped(text, codes)
     }
 
+    /// `E` and `F` differ by one stroke: in capitals OCR reads one for the other, inside a word
+    /// and at its end, as it does `e` and `c`.
+    @Test("E read as F inside a word or at its end is a shape slip", arguments: [
+        ("INGREDIENTS: CREAM, SALT, SOY LFCITHIN (EMULSIFIER)", ["E322"]),
+        ("VINEGAR, SALT, CALCIUM CHLORIDF, ALUM", ["E509"]),
+        ("Säuerungsmittel: MILCHSÄURF", ["E270"]),
+        // A plain word with F stays itself.
+        ("WHEAT FLOUR, SALT, SUGAR", []),
+    ] as [(String, [String])])
+    func eReadAsF(text: String, codes: [String]) {
+        Self.expectShipped(text, codes)
+    }
+
     @Test("Letters read as digits of their shape inside a word are the letters; codes and quantities stay numbers", arguments: [
         ("S0DIUM NITRITE", ["E250"]),
         ("INGREDIENTS: WATER, POLYS0RBATE 80", ["E433"]),

@@ -86,10 +86,10 @@ enum EditDistance {
     }
 
     /// Letter pairs OCR confuses at a long word's end (folded to capitals): `t`/`l`, `t`/`f`,
-    /// `t`/`i`, `l`/`i`, `n`/`m` (`Sojalecithim`), `e`/`c` (`Kohlensäurc`).
+    /// `t`/`i`, `l`/`i`, `n`/`m` (`Sojalecithim`), `e`/`c` (`Kohlensäurc`), `E`/`F` (`CHLORIDF`).
     private static let lastLetterSlips: Set<UInt64> = {
         var set = Set<UInt64>()
-        for g in ["TL", "TF", "TI", "LI", "NM", "EC"] {
+        for g in ["TL", "TF", "TI", "LI", "NM", "EC", "EF"] {
             let v = g.unicodeScalars.map(\.value)
             set.insert(pairKey(v[0], v[1]))
         }
@@ -202,7 +202,7 @@ enum EditDistance {
     /// Letter pairs OCR confuses by shape: round letters, strokes, arches, bowls, and the digit look-alikes.
     private static let shapeConfusable: Set<UInt64> = {
         var set = Set<UInt64>()
-        for g in ["AEOCGQDU0", "IL1|TJF!", "MNHRUWV", "BR8PE", "S5Z2", "G6", "A4", "Y7V", "KX", "RP", "CE", "AO", "BD"] {
+        for g in ["AEOCGQDU0", "IL1|TJF!", "MNHRUWV", "BR8PE", "S5Z2", "G6", "A4", "Y7V", "KX", "RP", "CE", "AO", "BD", "EF"] {
             let v = g.unicodeScalars.map(\.value)
             for i in v.indices { for j in v.indices where i != j { set.insert(pairKey(v[i], v[j])) } }
         }
