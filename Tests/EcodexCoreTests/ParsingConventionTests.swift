@@ -518,6 +518,21 @@ struct ParsingConventionTests {
         Self.expectShipped(text, codes)
     }
 
+    /// Small print loses the space between words: two known words that begin a name together,
+    /// read as one word, are the name when exactly one cut makes them.
+    @Test("Two words of a name read without the space between them", arguments: [
+        ("natural flavors, potassiumcitrate, salt", ["E332(ii)"]),
+        ("acidulant (phosphoricacid), natural flavor", ["E338"]),
+        // Gold g0217 and an Open Food Facts text: Italian `Acido citrico` glued.
+        ("Correttore di acidità: Acidocitrico.", ["E330"]),
+        // A known word stays itself; an unknown one that splits into no name stays unread.
+        ("Emulgator: Sonnenblumenlecithin", ["E322"]),
+        ("sugar, saltsugar, water", []),
+    ] as [(String, [String])])
+    func gluedNameWords(text: String, codes: [String]) {
+        Self.expectShipped(text, codes)
+    }
+
     /// `E` and `F` differ by one stroke: in capitals OCR reads one for the other, inside a word
     /// and at its end, as it does `e` and `c`.
     @Test("E read as F inside a word or at its end is a shape slip", arguments: [

@@ -323,6 +323,29 @@ struct NameIndex: Sendable {
         return known
     }
 
+    /// The two known words (the second perhaps in its other number) that `word` spells with the
+    /// space between them lost, when they begin a name together (`potassiumcitrate`,
+    /// `phosphoricacid`), each of three letters or more, and the cut; nil when no cut or several do.
+    func gluedNameWords(_ word: ArraySlice<UInt32>) -> (first: Int32, second: Int32, cut: Int)? {
+        let n = word.count, b = word.startIndex
+        guard n >= 6, n <= 40 else { return nil }
+        var found: (Int32, Int32, Int)?
+        for cut in 3...(n - 3) {
+            let first = tables.vocab.get(Token.hash(word[b..<(b + cut)]))
+            guard first >= 0 else { continue }
+            let child = tables.edges.get(Self.edgeKey(0, first))
+            guard child >= 0 else { continue }
+            let rest = word[(b + cut)...]
+            let own = tables.vocab.get(Token.hash(rest))
+            let forms = rest.count >= Self.wordFormMinLength ? formIDs(rest, own: own) : (-1, -1)
+            guard let second = [own, forms.0, forms.1].first(where: { $0 >= 0 && tables.edges.get(Self.edgeKey(child, $0)) >= 0 })
+            else { continue }
+            if found != nil { return nil }
+            found = (first, second, cut)
+        }
+        return found.map { (first: $0.0, second: $0.1, cut: $0.2) }
+    }
+
     /// The one known word that `word` spells with its first letter lost, or its last lost or
     /// doubled (`atriumcitrate`, `Sorbitsiru`, `Cyclamatt`); nil when none or several do.
     func edgeLossWord(_ word: ArraySlice<UInt32>) -> Int32? {

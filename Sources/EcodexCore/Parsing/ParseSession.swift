@@ -255,6 +255,21 @@ struct ParseSession {
                !WordsOfTheirOwn.keys.contains(t.key), let known = index.edgeLossWord(spelled) {
                 edgeLoss = known
             }
+            // Two words of a name read without the space between them (`potassiumcitrate`,
+            // `phosphoricacid`): the two known words, when exactly one cut makes them; asked before
+            // a compound's last part (`potassiumcitrate` is no compound of `citrate`).
+            if id < 0, forms.0 < 0, plain, length >= Self.gluedNameMinLength,
+               !WordsOfTheirOwn.keys.contains(t.key), let glued = index.gluedNameWords(spelled) {
+                let cut = scalarStart + Int32(glued.cut)
+                stream.append(.init(token: Int32(k), tokenEnd: Int32(k + 1), id: glued.first, barrierBefore: barrier,
+                                    length: Int32(glued.cut), lowConfidence: low, fuzzyEligible: false,
+                                    scalarStart: scalarStart, scalarEnd: cut))
+                stream.append(.init(token: Int32(k), tokenEnd: Int32(k + 1), id: glued.second, barrierBefore: false,
+                                    length: Int32(length - glued.cut), lowConfidence: low, fuzzyEligible: false,
+                                    scalarStart: cut, scalarEnd: scalarEnd))
+                barrier = false
+                continue
+            }
             if id < 0, forms.0 < 0, edgeLoss < 0, !t.hasDigit, let part = compoundTail(t, scratch: &compoundScratch) {
                 (id, forms, compound) = (part.id, part.forms, true)
             }
@@ -374,6 +389,9 @@ struct ParseSession {
 
     /// Shortest word, as read, that may have lost or doubled a letter at its edge (`stream`).
     static let edgeLossMinLength = 8
+
+    /// Shortest word read as two words of a name glued together (`stream`).
+    static let gluedNameMinLength = 8
 
     /// Shortest compound word read by its last part, and the shortest part and head it may have.
     static let compoundMinLength = 10
