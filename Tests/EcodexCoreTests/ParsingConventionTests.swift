@@ -513,6 +513,12 @@ struct ParsingConventionTests {
         ("poudre à lever : carbonates cles sodium", ["E500"]),
         // The first word of a name anchors it: its end letter is not changed.
         ("seml di carrube", []),
+        // A link word glued to the next word of the name, its space lost.
+        ("conservateur : acétate desodium", ["E262(i)"]),
+        ("eau, dioxyde decarbone", ["E290"]),
+        ("sel, nitrite desodium", ["E250"]),
+        // Not where no name is begun.
+        ("sucre, desodium", []),
     ] as [(String, [String])])
     func innerNameSlips(text: String, codes: [String]) {
         Self.expectShipped(text, codes)

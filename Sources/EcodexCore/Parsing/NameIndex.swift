@@ -99,6 +99,9 @@ struct NameIndex: Sendable {
     static let stopWords: [UInt64] = ["DE", "D", "DES", "DU", "LA", "LE", "LES", "L", "OF", "DI", "DEL", "DL",
                                       "CLE", "CLI", "CLU", "CLES", "DC"].map(Token.hash)
 
+    /// Link words (`stopWords`) that OCR glues to the next word of a name (`walk`), folded.
+    static let gluedLinkWords: [[UInt32]] = ["DE", "DI", "DU", "DEL"].map { Array($0.unicodeScalars.map(\.value)) }
+
     /// Punctuation that may sit inside a name without ending it.
     @inline(__always)
     static func isSoftPunct(_ v: UInt64) -> Bool {
@@ -646,6 +649,21 @@ struct NameIndex: Sendable {
                 if f.beats(agreed) { agreed = f }
             }
             if !conflict, let m = agreed, m.beats(best) { best = m }
+        }
+        // Inside a name begun on the words before, a link word glued to the next word of the
+        // name, its space lost (`acétate desodium`, `dioxyde decarbone`, `citrato disodio`): the
+        // rest, when it is a known word (or its other number) that continues the name.
+        if pos > start, !w.compound, w.length >= 6, w.length < 40 {
+            let letters = scalars[Int(w.scalarStart)..<Int(w.scalarEnd)]
+            for link in Self.gluedLinkWords where letters.starts(with: link) && letters.count - link.count >= 4 {
+                let rest = letters.dropFirst(link.count)
+                let own = tables.vocab.get(Token.hash(rest))
+                let forms = rest.count >= Self.wordFormMinLength ? formIDs(rest, own: own) : (-1, -1)
+                for word in [own, forms.0, forms.1] where word >= 0 {
+                    follow(stream, start: start, pos: pos, node: node, word: word, edits: edits, low: lowHere,
+                           scalars: scalars, cache: &cache, best: &best, steps: &steps)
+                }
+            }
         }
         // Inside a name begun on the words before, a word read with a slip at its first or last
         // letter or with merged thin letters, or a short word (4 letters) with any one slip:
