@@ -326,6 +326,13 @@ struct NameIndex: Sendable {
         return known
     }
 
+    /// The ids of `letters` as a known word and of its other number (`formIDs`), those there are.
+    private func knownWordAndForms<W: RandomAccessCollection<UInt32>>(_ letters: W) -> [Int32] where W.Index == Int {
+        let own = tables.vocab.get(Token.hash(letters))
+        let forms = letters.count >= Self.wordFormMinLength ? formIDs(letters, own: own) : (-1, -1)
+        return [own, forms.0, forms.1].filter { $0 >= 0 }
+    }
+
     /// The two known words (the second perhaps in its other number) that `word` spells with the
     /// space between them lost, when they begin a name together (`potassiumcitrate`,
     /// `phosphoricacid`), each of three letters or more, and the cut; nil when no cut or several do.
@@ -339,9 +346,7 @@ struct NameIndex: Sendable {
             let child = tables.edges.get(Self.edgeKey(0, first))
             guard child >= 0 else { continue }
             let rest = word[(b + cut)...]
-            let own = tables.vocab.get(Token.hash(rest))
-            let forms = rest.count >= Self.wordFormMinLength ? formIDs(rest, own: own) : (-1, -1)
-            guard let second = [own, forms.0, forms.1].first(where: { $0 >= 0 && tables.edges.get(Self.edgeKey(child, $0)) >= 0 })
+            guard let second = knownWordAndForms(rest).first(where: { tables.edges.get(Self.edgeKey(child, $0)) >= 0 })
             else { continue }
             if found != nil { return nil }
             found = (first, second, cut)
@@ -657,9 +662,7 @@ struct NameIndex: Sendable {
             let letters = scalars[Int(w.scalarStart)..<Int(w.scalarEnd)]
             for link in Self.gluedLinkWords where letters.starts(with: link) && letters.count - link.count >= 4 {
                 let rest = letters.dropFirst(link.count)
-                let own = tables.vocab.get(Token.hash(rest))
-                let forms = rest.count >= Self.wordFormMinLength ? formIDs(rest, own: own) : (-1, -1)
-                for word in [own, forms.0, forms.1] where word >= 0 {
+                for word in knownWordAndForms(rest) {
                     follow(stream, start: start, pos: pos, node: node, word: word, edits: edits, low: lowHere,
                            scalars: scalars, cache: &cache, best: &best, steps: &steps)
                 }
