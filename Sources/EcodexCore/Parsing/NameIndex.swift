@@ -656,7 +656,7 @@ struct NameIndex: Sendable {
             if !conflict, let m = agreed, m.beats(best) { best = m }
         }
         // Inside a name begun on the words before, a link word glued to the next word of the
-        // name, its space lost (`acétate desodium`, `dioxyde decarbone`, `citrato disodio`): the
+        // name, its space lost (`acétate desodium`, `dioxyde decarbone`, `nitrite desodium`): the
         // rest, when it is a known word (or its other number) that continues the name.
         if pos > start, !w.compound, w.length >= 6, w.length < 40 {
             let letters = scalars[Int(w.scalarStart)..<Int(w.scalarEnd)]
