@@ -91,6 +91,27 @@ import Testing
         #expect(Self.codes(text, confidence: confidence) == expected, "\(text) at \(confidence.map { "\($0)" } ?? "typed")")
     }
 
+    /// A code broken over two lines (`e` ending one, `222` starting the next), read unsure, needs
+    /// its class word or a code beside it (real-dev 07549 b2: letter soup read as E222); typed or
+    /// read surely, and on one line, it counts as before.
+    @Test(arguments: [
+        // text, word confidence (nil: typed), expected codes
+        ("Lda LANN ANDERE iia MN e\n222 10574886", 40.0 as Double?, [String]()),
+        ("Lda LANN ANDERE iia MN e\n222 10574886", 95.0, ["E222"]),
+        ("Lda LANN ANDERE iia MN e\n222 10574886", nil, ["E222"]),
+        ("Konservierungsstoff: E\n222, Salz", 40.0, ["E222"]),
+        ("Farbstoffe: E 102, E\n129", 40.0, ["E102", "E129"]),
+        ("Lda LANN ANDERE iia MN E222 10574886", 40.0, ["E222"]),
+    ])
+    func codesBrokenOverLinesFromUnsureWordsNeedContext(_ text: String, _ confidence: Double?, _ expected: [String]) {
+        let words = confidence.map { c in
+            text.split(whereSeparator: \.isWhitespace).map {
+                OCRWord(text: String($0), confidence: c, box: BoundingBox(x: 0, y: 0, width: 1, height: 1), line: 0)
+            }
+        }
+        #expect(ParsingTestSupport.codes(text, words: words) == expected, "\(text) at \(confidence.map { "\($0)" } ?? "typed")")
+    }
+
     @Test func codesBesideQuantitiesStillCount() {
         #expect(Self.codes("Farbstoff: E 170, 250 g", confidence: nil) == ["E170"])
         #expect(Self.codes("E160a, 180 ml", confidence: nil) == ["E160a"])

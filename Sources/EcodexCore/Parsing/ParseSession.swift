@@ -16,8 +16,9 @@ struct ParseSession {
         /// Read as the last part of a compound word (`Sonnenblumenlecithine`): counts only under
         /// a class word of the additive's own function, or beside a code.
         var compound = false
-        /// A code spelled in single digits from unsure words (`spelledOutUnsure`): counts only under a
-        /// class word of its own function (when the store knows it), or beside a code.
+        /// A code spelled in single digits, or broken over two lines, from unsure words
+        /// (`spelledOutUnsure`, `brokenOverLinesUnsure`): counts only under a class word of its own
+        /// function (when the store knows it), or beside a code.
         var spelledOut = false
         /// All the words that make up a name shared with a neighbour (`citrates de potassium et
         /// de sodium` for `sodium`), when more than `tokens`.
@@ -729,7 +730,7 @@ struct ParseSession {
                 continue
             }
             var c = Candidate(code: h.code, tokens: h.tokens, kind: h.kind, needsContext: h.needsContext, isCode: true)
-            if spelledOutUnsure(h.tokens) { (c.needsContext, c.spelledOut) = (true, true) }
+            if spelledOutUnsure(h.tokens) || brokenOverLinesUnsure(h.tokens) { (c.needsContext, c.spelledOut) = (true, true) }
             candidates.append(c)
         }
         let names = nameHits.filter { n in !n.tokens.contains(where: { consumed[$0] }) }.map(caramelProcessNamed)
@@ -845,6 +846,19 @@ struct ParseSession {
     private func spelledOutUnsure(_ span: Range<Int>) -> Bool {
         guard let ocr, !ocr.isEmpty, span.lazy.filter({ tokens[$0].isDigits && tokens[$0].length == 1 }).count >= 2 else { return false }
         return (ocr.mean(over: byteRange(span)) ?? 1) < Self.sureConfidence
+    }
+
+    /// A code whose prefix and number stand on two lines (`e` at a line's end, `222` at the next
+    /// one's start), both read so unsurely that the report marks them (`OCRSummary.unsureBelow`):
+    /// in letter soup that is a stray `e` and a stray number more often than a code, so it counts
+    /// only as `spelledOutUnsure` does (real-dev `07549` b2, a blurred carton, read `⟨e⟩` / `⟨222⟩`
+    /// as E222). A sub-form on the next line (`E452` / `(i)`) is no such break; typed text and
+    /// words read less unsurely are not affected (gold `g0572`: `E` / `392` at 60–85).
+    private func brokenOverLinesUnsure(_ span: Range<Int>) -> Bool {
+        guard let ocr, !ocr.isEmpty, span.count >= 2,
+              let number = span.first(where: { tokens[$0].isDigits }), number > span.lowerBound,
+              (span.lowerBound + 1...number).contains(where: { norm.startsLine(tokens[$0].start) }) else { return false }
+        return (ocr.mean(over: byteRange(span)) ?? 1) < OCRSummary.unsureBelow / 100
     }
 
     /// Merges `citric acid (E330)`, `E330 (citric acid)` and `acide citrique E-330` into one candidate.
