@@ -28,7 +28,7 @@ internal import CLeptonica
 
     /// Each geometric step, done by Leptonica exactly as preprocessing does it, and undone by
     /// the map: the dot comes back where it was (within a pixel and a half).
-    @Test(arguments: ["scale", "quarter1", "quarter2", "quarter3", "rotate", "crop"])
+    @Test(arguments: ["scale", "quarter1", "quarter2", "quarter3", "rotate", "crop", "fan"])
     func eachStepIsUndone(_ step: String) throws {
         let src = try Self.dot(x: 220, y: 40)
         let before = Self.centre(src)
@@ -45,6 +45,13 @@ internal import CLeptonica
         case "rotate":
             out = try Preprocessor.rotate(src, degrees: 14)
             map.append(.rotate(radians: 14 * .pi / 180, from: (src.width, src.height), to: (out.width, out.height)))
+        case "fan":
+            // Tilts from 2° at the top to 8° at the bottom: the dot, far right of the middle,
+            // moves by 8 to 10 px.
+            let fan = LineFan.Fan(a: 2, b: 6.0 / Double(src.height), yLow: 0, yHigh: Double(src.height), residual: 0)
+            let level = LineFan.level(src.grayBytes(), width: src.width, height: src.height, fan: fan, paper: 255)
+            out = try PixImage.gray(level.bytes, width: src.width, height: level.height)
+            map.append(.fan(fan, pad: level.pad, width: src.width))
         default:
             out = try src.cropped(x: 150, y: 10, width: 120, height: 100)
             map = PhotoMap()

@@ -21,6 +21,9 @@ struct PhotoMap {
         case rotate(radians: Double, from: (Int, Int), to: (Int, Int))
         /// Each column `x` moved down by `shift[x]` pixels (curved lines straightened).
         case columnShift([Int])
+        /// Lines levelled by `LineFan.level`: `pad` rows added above, and each point moved by
+        /// its distance from the middle column times the tilt of its row.
+        case fan(LineFan.Fan, pad: Int, width: Int)
     }
 
     /// In the order they were applied to the photo.
@@ -61,6 +64,10 @@ struct PhotoMap {
                 guard !shift.isEmpty else { break }
                 let col = min(max(0, Int(p.x)), shift.count - 1)
                 p = (p.x, p.y - Double(shift[col]))
+            case let .fan(fan, pad, width):
+                let y = p.y - Double(pad)
+                let slope = tan(fan.angle(atRow: y) * .pi / 180)
+                p = (p.x, y - slope * (p.x - Double(width) / 2))
             }
         }
         return p

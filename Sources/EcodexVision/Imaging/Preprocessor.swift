@@ -26,6 +26,8 @@ struct PreprocessOptions: Sendable {
     var deskew = true
     /// Turn sideways or upside-down text upright.
     var orient = true
+    /// Level text lines whose tilt changes from top to bottom (a label seen at a slant).
+    var levelFans = true
     /// Straighten text lines bent into an arc (labels on cans and bottles).
     var straightenCurves = true
     /// Smooth sensor grain out of dark, noisy photos.
@@ -164,6 +166,18 @@ enum Preprocessor {
             pix = try rotate(pix, degrees: angle)
             map.append(.rotate(radians: angle * .pi / 180, from: from, to: (pix.width, pix.height)))
             steps.append(String(format: "deskew %.1f°", angle))
+        }
+
+        // On the deskewed image: lines whose tilt still changes from top to bottom.
+        if options.levelFans, let height = textHeight, let fan = try LineFan.measure(pix, textHeight: height),
+           LineFan.worthCorrecting(fan, width: pix.width, textHeight: height) {
+            let bytes = pix.grayBytes()
+            let paper = UInt8(GrayStats(bytes, step: max(1, pix.pixelCount / 100_000)).percentile(0.6))
+            let level = LineFan.level(bytes, width: pix.width, height: pix.height, fan: fan, paper: paper)
+            map.append(.fan(fan, pad: level.pad, width: pix.width))
+            pix = try PixImage.gray(level.bytes, width: pix.width, height: level.height)
+            steps.append(String(format: "level fanned lines (%.1f° to %.1f°)",
+                                fan.angle(atRow: fan.yLow), fan.angle(atRow: fan.yHigh)))
         }
 
         // Last, on the levelled image: what bend is left is the label's own curve.
