@@ -42,6 +42,7 @@ ECX_FN(LEPT, PIX*, pixTophat, (PIX *pixs, l_int32 hsize, l_int32 vsize, l_int32 
 ECX_FN(LEPT, l_ok, pixWrite, (const char *fname, PIX *pix, l_int32 format), (fname, pix, format))
 ECX_FN(LEPT, l_ok, pixWriteMemJpeg, (l_uint8 **pdata, size_t *psize, PIX *pix, l_int32 quality, l_int32 progressive), (pdata, psize, pix, quality, progressive))
 ECX_FN(LEPT, l_int32, setMsgSeverity, (l_int32 newsev), (newsev))
+ECX_FN(LEPT, PIX*, pixContrastNorm, (PIX *pixd, PIX *pixs, l_int32 sx, l_int32 sy, l_int32 mindiff, l_int32 smoothx, l_int32 smoothy), (pixd, pixs, sx, sy, mindiff, smoothx, smoothy))
 ECX_VOID(TESS, void, TessBaseAPIClear, (TessBaseAPI *handle), (handle))
 ECX_FN(TESS, TessBaseAPI*, TessBaseAPICreate, (void), ())
 ECX_VOID(TESS, void, TessBaseAPIDelete, (TessBaseAPI *handle), (handle))

@@ -28,6 +28,8 @@ struct PreprocessOptions: Sendable {
     var orient = true
     /// Level text lines whose tilt changes from top to bottom (a label seen at a slant).
     var levelFans = true
+    /// Stretch the contrast tile by tile where print is washed out in patches (glare over ink).
+    var restoreFadedInk = true
     /// Straighten text lines bent into an arc (labels on cans and bottles).
     var straightenCurves = true
     /// Smooth sensor grain out of dark, noisy photos.
@@ -160,6 +162,10 @@ enum Preprocessor {
             pix = try pix.map("pixBackgroundNormSimple") { pixBackgroundNormSimple($0, nil, nil) }
             steps.append("normalize background")
         }
+        // Decided on the image as the camera saw it; done last, after the geometry, whose
+        // measurements would read the stretched noise of empty tiles as texture.
+        let fadedTile = options.restoreFadedInk ? fadedInkTile(pix, textHeight: textHeight) : nil
+
 
         if options.deskew, let angle = try skewAngle(pix) {
             let from = (pix.width, pix.height)
@@ -191,6 +197,13 @@ enum Preprocessor {
                 pix = try PixImage.gray(straight.bytes, width: pix.width, height: straight.height)
                 steps.append(String(format: "straighten curved lines (bow %.0f px)", bend.bow))
             }
+        }
+
+        if let tile = fadedTile {
+            // Each tile's darkest and lightest gray are stretched to black and white, so print a
+            // glare has washed to light gray is as dark as the rest for Tesseract's threshold.
+            pix = try pix.map("pixContrastNorm") { pixContrastNorm(nil, $0, Int32(tile), Int32(tile), Int32(Self.fadedInkMinimumRange), 2, 2) }
+            steps.append("restore faded print")
         }
         return PreprocessedImage(image: pix, steps: steps, map: map, maybeUpsideDown: maybeUpsideDown,
                                  textHeight: sourceTextHeight)
@@ -336,6 +349,61 @@ enum Preprocessor {
         guard heights.count >= 8 else { return nil }
         heights.sort()
         return Double(heights[heights.count / 2])
+    }
+
+    /// Least gray range (lightest minus darkest) of a tile that holds print.
+    static let fadedInkMinimumRange = 40
+    /// Paper at least this light where print fades: a glare brightens what it washes out.
+    static let glarePaper = 240
+
+    /// The tile size for `pixContrastNorm` when a patch of the print is washed out by glare,
+    /// or nil when the ink is about as dark everywhere.
+    ///
+    /// The image is cut into tiles of about three text heights. A tile holds print when its
+    /// lightest and darkest grays (95th and 1st percentiles) differ by `fadedInkMinimumRange` or
+    /// more. Its print is washed out when that range is under 45 % of the median tile's while its
+    /// paper is near white (`glarePaper`: a glare brightens what it washes out; a shadow, the far
+    /// side of a can, darkens paper and ink together and is left to background normalisation).
+    /// Such tiles count only beside another one (a glare is a patch; a line's last word or blurred
+    /// strokes fade a tile here and there), and there must be three, and one tile in ten of those
+    /// with print. Gold `g0061` (French, a glare across two lines) read `acide malique` and
+    /// `gomme arabique` as `a: de` and `⟨:⟩ lon` before.
+    static func fadedInkTile(_ pix: PixImage, textHeight: Double?) -> Int? {
+        let tile = max(24, Int((3 * (textHeight ?? 24)).rounded()))
+        let w = pix.width, h = pix.height
+        let cols = w / tile, rows = h / tile
+        guard pix.depth == 8, cols >= 2, rows >= 2, cols * rows >= 8, let data = pixGetData(pix.pointer) else { return nil }
+        let wpl = Int(pixGetWpl(pix.pointer))
+        // About 24 × 24 samples a tile, read straight from Leptonica's words (big-endian bytes).
+        let step = max(1, tile / 24)
+        var ranges: [Int] = [], papers: [Int] = [], cells: [Int] = []
+        var hist = [Int](repeating: 0, count: 256)
+        for ty in 0..<rows {
+            for tx in 0..<cols {
+                for k in 0..<256 { hist[k] = 0 }
+                for y in stride(from: ty * tile, to: (ty + 1) * tile, by: step) {
+                    let row = data + y * wpl
+                    for x in stride(from: tx * tile, to: (tx + 1) * tile, by: step) {
+                        hist[Int((row[x >> 2] >> UInt32(24 - 8 * (x & 3))) & 0xFF)] += 1
+                    }
+                }
+                let stats = GrayStats(histogram: hist)
+                let ink = stats.percentile(0.01), paper = stats.percentile(0.95)
+                guard paper - ink >= fadedInkMinimumRange else { continue }
+                ranges.append(paper - ink)
+                papers.append(paper)
+                cells.append(ty * cols + tx)
+            }
+        }
+        guard ranges.count >= 8 else { return nil }
+        let median = Double(ranges.sorted()[ranges.count / 2])
+        var washed = Set<Int>()
+        for i in 0..<ranges.count where Double(ranges[i]) <= 0.45 * median && papers[i] >= glarePaper { washed.insert(cells[i]) }
+        let patch = washed.filter { c in
+            (c % cols > 0 && washed.contains(c - 1)) || (c % cols < cols - 1 && washed.contains(c + 1))
+                || washed.contains(c - cols) || washed.contains(c + cols)
+        }.count
+        return patch >= 3 && patch * 10 >= ranges.count ? tile : nil
     }
 
     /// How uneven the paper is: the gap in gray levels between the brightest
