@@ -78,7 +78,9 @@ struct PreprocessedImage {
 /// grain (first, on the gray image) lifted the low-light images from E-code F1
 /// 0.692 to 0.881 (hard tier 0.479 to 0.786, clean-to-moderate unchanged at
 /// 0.994); straightening curved lines (last, see `Curvature`) lifted curved
-/// clean-to-moderate images from 0.684 to 0.967.
+/// clean-to-moderate images from 0.684 to 0.967. Levelling fanned lines (after deskew, see
+/// `LineFan`) and restoring print washed out by glare (last, see `fadedInkTile`) came after
+/// those, measured on the gold set and the real development set (docs/history.md, session 29).
 enum Preprocessor {
     /// Runs the steps in order and lists those that ran.
     static func run(_ input: PixImage, options: PreprocessOptions = .init()) throws -> PreprocessedImage {
@@ -162,10 +164,9 @@ enum Preprocessor {
             pix = try pix.map("pixBackgroundNormSimple") { pixBackgroundNormSimple($0, nil, nil) }
             steps.append("normalize background")
         }
-        // Decided on the image as the camera saw it; done last, after the geometry, whose
-        // measurements would read the stretched noise of empty tiles as texture.
+        // Decided here, on the image before any geometry; done last: stretched before the curve
+        // measure, it spoiled that measure on curved labels (gold `g0184` lost 7 additives).
         let fadedTile = options.restoreFadedInk ? fadedInkTile(pix, textHeight: textHeight) : nil
-
 
         if options.deskew, let angle = try skewAngle(pix) {
             let from = (pix.width, pix.height)
