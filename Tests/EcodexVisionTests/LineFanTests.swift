@@ -24,7 +24,7 @@ import Testing
     @Test func aFannedLabelIsMeasuredAndLevelled() throws {
         let (label, textHeight) = try Self.flatLabel()
         let fannedLabel = try Self.fanned(label, top: 3, bottom: -3)
-        let fan = try #require(try LineFan.measure(fannedLabel, textHeight: textHeight))
+        let fan = try #require(LineFan.measure(fannedLabel, textHeight: textHeight))
         #expect(LineFan.worthCorrecting(fan, width: fannedLabel.width, textHeight: textHeight), "\(fan)")
         // The bands measure the rows of print, inside the label's margins: the tilts found run
         // from about −2.4° to 0.3° (the applied ones there: 2.3° to −1.4°).
@@ -35,7 +35,7 @@ import Testing
         let level = LineFan.level(fannedLabel.grayBytes(), width: fannedLabel.width, height: fannedLabel.height,
                                   fan: fan, paper: 255)
         let levelled = try PixImage.gray(level.bytes, width: fannedLabel.width, height: level.height)
-        let again = try LineFan.measure(levelled, textHeight: textHeight)
+        let again = LineFan.measure(levelled, textHeight: textHeight)
         #expect(again.map { !LineFan.worthCorrecting($0, width: levelled.width, textHeight: textHeight) } ?? true,
                 "still fanned: \(again.map { "\($0)" } ?? "-")")
     }
@@ -45,7 +45,7 @@ import Testing
         let (label, textHeight) = try Self.flatLabel()
         for (top, bottom) in [(0.0, 0.0), (-4.0, -4.0)] {
             let image = top == 0 ? label : try Self.fanned(label, top: top, bottom: bottom)
-            let fan = try LineFan.measure(image, textHeight: textHeight)
+            let fan = LineFan.measure(image, textHeight: textHeight)
             #expect(fan.map { !LineFan.worthCorrecting($0, width: image.width, textHeight: textHeight) } ?? true,
                     "\(top)° to \(bottom)°: \(fan.map { "\($0)" } ?? "-")")
         }
@@ -55,7 +55,7 @@ import Testing
     @Test func aFewLinesAreNotMeasured() throws {
         let (label, textHeight) = try Self.flatLabel()
         let strip = try label.cropped(x: 0, y: 0, width: label.width, height: Int(6 * textHeight))
-        #expect(try LineFan.measure(strip, textHeight: textHeight) == nil)
+        #expect(LineFan.measure(strip, textHeight: textHeight) == nil)
     }
 
     /// Through the reader: the sausage bag of gold `irockel_image-16` (tilts from about −1.5° at the

@@ -46,15 +46,14 @@ enum LineFan {
     /// The fan of the text lines in the gray image `pix` (dark ink on light paper), or nil
     /// when too few bands hold lines to measure one. `textHeight` is the typical character
     /// height in pixels.
-    static func measure(_ pix: PixImage, textHeight: Double) throws -> Fan? {
+    static func measure(_ pix: PixImage, textHeight: Double) -> Fan? {
         let w = pix.width, h = pix.height
         // Each band holds about three lines (a line and its gap are 1.2–1.5 text heights);
         // bands overlap by half, so K bands span the image in K + 1 halves.
         let bandHeight = max(4 * textHeight, 1)
         let count = min(6, Int(2 * Double(h) / bandHeight) - 1)
         guard count >= minimumBands, w >= Int(8 * textHeight) else { return nil }
-        let split = GrayStats(pix.grayBytes(), step: max(1, pix.pixelCount / 250_000)).otsu
-        guard let binary = PixImage(pixThresholdToBinary(pix.pointer, Int32(split.threshold))) else { return nil }
+        guard let binary = Preprocessor.inkMask(pix) else { return nil }
         // Leptonica's own deskew sweeps at a quarter size and searches at half; smaller
         // images are swept at half size or whole, so their lines keep a few pixels of height.
         let reduction: Int32 = w >= 1000 ? 4 : (w >= 500 ? 2 : 1)

@@ -176,10 +176,10 @@ enum Preprocessor {
         }
 
         // On the deskewed image: lines whose tilt still changes from top to bottom.
-        if options.levelFans, let height = textHeight, let fan = try LineFan.measure(pix, textHeight: height),
+        if options.levelFans, let height = textHeight, let fan = LineFan.measure(pix, textHeight: height),
            LineFan.worthCorrecting(fan, width: pix.width, textHeight: height) {
             let bytes = pix.grayBytes()
-            let paper = UInt8(GrayStats(bytes, step: max(1, pix.pixelCount / 100_000)).percentile(0.6))
+            let paper = paperGray(bytes, pixelCount: pix.pixelCount)
             let level = LineFan.level(bytes, width: pix.width, height: pix.height, fan: fan, paper: paper)
             map.append(.fan(fan, pad: level.pad, width: pix.width))
             pix = try PixImage.gray(level.bytes, width: pix.width, height: level.height)
@@ -192,7 +192,7 @@ enum Preprocessor {
             let bytes = pix.grayBytes()
             if let bend = Curvature.measure(bytes, width: pix.width, height: pix.height, textHeight: height),
                Curvature.worthCorrecting(bend, textHeight: height) {
-                let paper = UInt8(GrayStats(bytes, step: max(1, pix.pixelCount / 100_000)).percentile(0.6))
+                let paper = paperGray(bytes, pixelCount: pix.pixelCount)
                 let straight = Curvature.straighten(bytes, width: pix.width, height: pix.height, bend: bend, paper: paper)
                 map.append(.columnShift(Curvature.columnShifts(bend, width: pix.width)))
                 pix = try PixImage.gray(straight.bytes, width: pix.width, height: straight.height)
@@ -473,8 +473,7 @@ enum Preprocessor {
     /// shear, which straightens lines exactly at any angle, so we sweep ±45°
     /// in 1° steps at reduced scale and refine with its binary search.
     static func skewAngle(_ pix: PixImage) throws -> Double? {
-        let split = GrayStats(pix.grayBytes(), step: max(1, pix.pixelCount / 250_000)).otsu
-        guard let binary = PixImage(pixThresholdToBinary(pix.pointer, Int32(split.threshold))) else { return nil }
+        guard let binary = inkMask(pix) else { return nil }
         let reduction: Int32 = pix.width >= 1600 ? 4 : (pix.width >= 800 ? 2 : 1)
         var angle: Float = 0, conf: Float = 0, endscore: Float = 0
         let rc = pixFindSkewSweepAndSearchScore(binary.pointer, &angle, &conf, &endscore,
@@ -488,6 +487,17 @@ enum Preprocessor {
         return Double(angle)
     }
 
+    /// `pix` split at its Otsu threshold (ink set), for Leptonica's skew sweeps.
+    static func inkMask(_ pix: PixImage) -> PixImage? {
+        let split = GrayStats(pix.grayBytes(), step: max(1, pix.pixelCount / 250_000)).otsu
+        return PixImage(pixThresholdToBinary(pix.pointer, Int32(split.threshold)))
+    }
+
+    /// The paper's gray in `bytes` (an image of `pixelCount` pixels): what new canvas is filled with.
+    static func paperGray(_ bytes: [UInt8], pixelCount: Int) -> UInt8 {
+        UInt8(GrayStats(bytes, step: max(1, pixelCount / 100_000)).percentile(0.6))
+    }
+
     /// Rotates by `degrees`, growing the canvas so no corner is cut, and
     /// fills the new corners with the paper colour rather than white or black
     /// so Tesseract does not see their edges as ink.
@@ -495,7 +505,7 @@ enum Preprocessor {
         let radians = Float(degrees * .pi / 180)
         let w = Int32(pix.width), h = Int32(pix.height)
         let rotated = try pix.map("pixRotate") { pixRotate($0, radians, Int32(L_ROTATE_AREA_MAP), Int32(L_BRING_IN_WHITE), w, h) }
-        let paper = GrayStats(pix.grayBytes(), step: max(1, pix.pixelCount / 100_000)).percentile(0.6)
+        let paper = paperGray(pix.grayBytes(), pixelCount: pix.pixelCount)
         // Rotate an all-white mask the same way; what comes back black is new canvas.
         guard let mask = PixImage(pixCreate(w, h, 8)) else { return rotated }
         pixSetAllGray(mask.pointer, 255)
