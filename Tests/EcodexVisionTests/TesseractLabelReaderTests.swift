@@ -201,6 +201,48 @@ import Testing
         #expect(text.contains("red 40") && text.contains("maltodextrin"), "\(result.text)")
     }
 
+    /// `label` (gray) at the left of a canvas `scale` times its width, filled with `ground`.
+    static func besideGround(_ label: PixImage, scale: Double, ground: UInt8) throws -> PixImage {
+        let w = Int(Double(label.width) * scale), h = label.height
+        var canvas = [UInt8](repeating: ground, count: w * h)
+        let bytes = label.grayBytes()
+        for y in 0..<h {
+            for x in 0..<label.width { canvas[y * w + x] = bytes[y * label.width + x] }
+        }
+        return try PixImage.gray(canvas, width: w, height: h)
+    }
+
+    static func lightOnDark(_ pix: PixImage) -> Bool {
+        Preprocessor.isLightOnDark(pix, split: GrayStats(pix.grayBytes()).otsu)
+    }
+
+    /// A block cut from a camera frame: white print on a dark panel beside a light hand, so the
+    /// dark side is under the majority (here about 45 %). The light side forms the letters, so it
+    /// is inverted (before, only a dark majority was). Dark print on white beside a dark shelf,
+    /// split as evenly, is not.
+    @Test func lightPrintOnAPanelBesideALightHandIsInverted() throws {
+        let label = try #require(PixImage.read(Fixtures.real("irockel_image-5.jpg"))).gray()
+        let panel = try Self.besideGround(label.inverted(), scale: 2, ground: 225)
+        let panelSplit = GrayStats(panel.grayBytes()).otsu
+        #expect((0.35...0.6).contains(panelSplit.darkFraction), "dark share \(panelSplit.darkFraction)")
+        #expect(Self.lightOnDark(panel))
+
+        let onShelf = try Self.besideGround(label, scale: 1.7, ground: 60)
+        let shelfSplit = GrayStats(onShelf.grayBytes()).otsu
+        #expect((0.35...0.6).contains(shelfSplit.darkFraction), "dark share \(shelfSplit.darkFraction)")
+        #expect(!Self.lightOnDark(onShelf))
+    }
+
+    /// Gold `g0568` (a phone frame): the ingredient panel is white print on blue, held in a
+    /// light hand. Its block read as letter soup uninverted; inverted, its three codes read.
+    @Test func aPhoneFramesWhitePrintOnAPanelReads() throws {
+        let result = try TesseractLabelReader().read(imageAt: Fixtures.packageRoot + "/goldset/synth/g0568.jpg")
+        let text = squeezed(result.text)
+        for expected in ["e304", "e331", "401"] {
+            #expect(text.contains(expected), "missing \(expected) in \(result.text)")
+        }
+    }
+
     /// Gold `g0412`: a white label tilted 22° on a darker table. Leptonica's up/down test,
     /// asked on the tilted lines, turned it upside down; it is now checked on a straightened copy.
     @Test func aTiltedLabelOnADarkTableIsNotTurnedUpsideDown() throws {

@@ -10,7 +10,11 @@ import Testing
     static func burst(_ id: String) -> [String] { [frame(id)] + (1...4).map { frame("\(id)-b\($0)") } }
 
     /// Moderate phone frames: the ingredient block is found in the scene and its codes read.
+    /// `g0567` and `g0568` print white on a dark panel held in a light hand (their blocks are
+    /// inverted since session 30; before, both read nothing).
     @Test(arguments: [
+        ("g0567", ["E131", "E141", "E307", "E955", "E965"]),
+        ("g0568", ["E304", "E331", "E401"]),
         ("g0580", ["E332", "E334", "E476", "E952"]),
         ("g0586", ["E170", "E210", "E235", "E270", "E300"]),
         ("g0589", ["E171", "E210", "E481"]),

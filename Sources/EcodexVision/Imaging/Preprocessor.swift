@@ -288,7 +288,7 @@ enum Preprocessor {
     }
 
     /// Light text on a dark ground: the bigger Otsu class (the ground) is the darker one, and
-    /// the light side forms the letters.
+    /// the light side forms the letters; or, on a near-even split, the light side clearly forms them.
     ///
     /// Text covers well under half of a label, so the majority class is usually the ground (a
     /// margin keeps half-and-half photos uninverted). But a white label lying on a darker
@@ -298,15 +298,39 @@ enum Preprocessor {
     /// by area; the real ink's letters are many and whole, the other side gives only the holes
     /// inside letters. Letters decide only against inverting: alone, they inverted a dark-text
     /// block whose highlight band is dark in the chosen channel (gold `g0600`, 6 additives → 0).
+    ///
+    /// A text block cut from a camera frame can hold light text on a dark panel beside a light
+    /// hand or shelf, so that the dark side is under the majority (gold `g0568`: 47 % dark,
+    /// white print on a blue panel; background normalisation then took the white letters for
+    /// paper and the block read as letter soup). Between `evenSplitDarkFraction` and the
+    /// majority, the letters alone decide, and only for inverting, by a wider margin
+    /// (`evenSplitLetterRatio`): below 30 % dark they inverted a dark-text block of `g0594`
+    /// into a false E140.
     static func isLightOnDark(_ pix: PixImage, split: GrayStats.Split) -> Bool {
-        guard split.darkFraction > 0.6, split.separation > 15 else { return false }
-        if let dark = PixImage(pixThresholdToBinary(pix.pointer, Int32(split.threshold))),
-           let light = PixImage(pixInvert(nil, dark.pointer)),
-           let dark = letterArea(dark), let light = letterArea(light),
-           dark.count + light.count >= minLettersForPolarity {
+        guard split.darkFraction > evenSplitDarkFraction, split.separation > 15 else { return false }
+        let letters = letterAreas(pix, threshold: split.threshold)
+        if split.darkFraction <= 0.6 {
+            guard let (dark, light) = letters else { return false }
+            return light.count >= minLettersForPolarity && light.area > evenSplitLetterRatio * dark.area
+        }
+        if let (dark, light) = letters, dark.count + light.count >= minLettersForPolarity {
             return light.area > 2 * dark.area
         }
         return true
+    }
+
+    /// Least dark share of a near-even split whose letters may still ask for inverting.
+    static let evenSplitDarkFraction = 0.3
+    /// On a near-even split, the light side's letters must cover this many times the dark side's.
+    static let evenSplitLetterRatio = 3
+
+    /// The letter-sized blobs of each side of the split taken as ink: the dark side's, the light side's.
+    static func letterAreas(_ pix: PixImage, threshold: Int)
+        -> (dark: (count: Int, area: Int), light: (count: Int, area: Int))? {
+        guard let dark = PixImage(pixThresholdToBinary(pix.pointer, Int32(threshold))),
+              let light = PixImage(pixInvert(nil, dark.pointer)),
+              let darkLetters = letterArea(dark), let lightLetters = letterArea(light) else { return nil }
+        return (darkLetters, lightLetters)
     }
 
     /// Fewer letter-sized blobs than this on both sides together: polarity falls back to the majority rule.
