@@ -22,7 +22,7 @@ LIBS = {
         pixGetDepth pixGetHeight pixGetRGBComponent pixGetWidth pixGetWpl pixInvert pixMedianFilter
         pixFlipLR pixOrientCorrect pixRasterop pixRead pixReadHeader pixReadJpeg pixRenderBoxArb pixRotate
         pixRotateOrth pixScale pixSetAllGray pixSetMasked pixSetPixel pixThresholdToBinary pixTophat
-        pixWrite pixWriteMemJpeg setMsgSeverity pixContrastNorm"""),
+        pixWrite pixWriteMemJpeg setMsgSeverity pixContrastNorm pixBlockconv"""),
     "TESS": ("/usr/include/tesseract/capi.h", """
         TessBaseAPIClear TessBaseAPICreate TessBaseAPIDelete TessBaseAPIEnd TessBaseAPIGetIterator
         TessBaseAPIInit2 TessBaseAPIInit5 TessBaseAPIRecognize TessBaseAPISetImage2

@@ -43,6 +43,7 @@ ECX_FN(LEPT, l_ok, pixWrite, (const char *fname, PIX *pix, l_int32 format), (fna
 ECX_FN(LEPT, l_ok, pixWriteMemJpeg, (l_uint8 **pdata, size_t *psize, PIX *pix, l_int32 quality, l_int32 progressive), (pdata, psize, pix, quality, progressive))
 ECX_FN(LEPT, l_int32, setMsgSeverity, (l_int32 newsev), (newsev))
 ECX_FN(LEPT, PIX*, pixContrastNorm, (PIX *pixd, PIX *pixs, l_int32 sx, l_int32 sy, l_int32 mindiff, l_int32 smoothx, l_int32 smoothy), (pixd, pixs, sx, sy, mindiff, smoothx, smoothy))
+ECX_FN(LEPT, PIX*, pixBlockconv, (PIX *pix, l_int32 wc, l_int32 hc), (pix, wc, hc))
 ECX_VOID(TESS, void, TessBaseAPIClear, (TessBaseAPI *handle), (handle))
 ECX_FN(TESS, TessBaseAPI*, TessBaseAPICreate, (void), ())
 ECX_VOID(TESS, void, TessBaseAPIDelete, (TessBaseAPI *handle), (handle))
