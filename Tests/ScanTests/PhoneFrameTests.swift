@@ -18,6 +18,8 @@ import Testing
         ("g0580", ["E332", "E334", "E476", "E952"]),
         ("g0586", ["E170", "E210", "E235", "E270", "E300"]),
         ("g0589", ["E171", "E210", "E481"]),
+        // Dark print on a yellow band: its block is 35 % dark and must not be inverted.
+        ("g0600", ["E104", "E171", "E252", "E262", "E304", "E392"]),
     ])
     func wholeFrameFindsTheLabelsCodes(_ id: String, _ expected: [String]) throws {
         let run = try scan.run([Self.frame(id), "--region", "EU", "--format", "json"], timeout: 120)

@@ -316,15 +316,19 @@ enum Preprocessor {
     /// hand or shelf, so that the dark side is under the majority (gold `g0568`: 47 % dark,
     /// white print on a blue panel; background normalisation then took the white letters for
     /// paper and the block read as letter soup). Between `evenSplitDarkFraction` and the
-    /// majority, the letters alone decide, and only for inverting, by a wider margin
-    /// (`evenSplitLetterRatio`): below 30 % dark they inverted a dark-text block of `g0594`
-    /// into a false E140.
+    /// majority, the letters alone decide, and only for inverting, by a wider margin: the light
+    /// side must have more letters than the dark side and cover `evenSplitLetterRatio` times its
+    /// area. Below 30 % dark they inverted a dark-text block of `g0594` into a false E140; at
+    /// twice the area, `g0600` (dark print on a yellow band, 135 dark letters against 13 light
+    /// ones covering 2.06 times their area) was inverted and lost all 6 additives. The blocks
+    /// inverted on the gold set have 4.5–9 times the dark side's area.
     static func isLightOnDark(_ pix: PixImage, split: GrayStats.Split) -> Bool {
         guard split.darkFraction > evenSplitDarkFraction, split.separation > 15 else { return false }
         let letters = letterAreas(pix, threshold: split.threshold)
         if split.darkFraction <= 0.6 {
             guard let (dark, light) = letters else { return false }
-            return light.count >= minLettersForPolarity && light.area > evenSplitLetterRatio * dark.area
+            return light.count >= minLettersForPolarity && light.count > dark.count
+                && light.area > evenSplitLetterRatio * dark.area
         }
         if let (dark, light) = letters, dark.count + light.count >= minLettersForPolarity {
             return light.area > 2 * dark.area
