@@ -215,14 +215,6 @@ enum Preprocessor {
 
     // MARK: - Steps
 
-    /// A 3×3 median of `pix` when its grain is large against its contrast, and that ratio.
-    ///
-    /// In a photo taken in poor light the sensor noise is nearly as strong as the
-    /// difference between ink and paper: the specks look like tiny letters to the
-    /// text-height estimate (which then asks for a 4× upscale) and like words to
-    /// Tesseract. A median removes specks and keeps strokes wider than a pixel.
-    /// Grain is the mean absolute change the median makes; contrast is the Otsu
-    /// separation of the gray levels.
     /// Heavy grain averaged out: three passes of a 3×3 box filter (close to a Gaussian of σ 1.4 px).
     ///
     /// A median keeps edges and removes specks, which suits light grain; heavy grain (what a
@@ -236,6 +228,14 @@ enum Preprocessor {
         return pix
     }
 
+    /// A 3×3 median of `pix` when its grain is large against its contrast, and that ratio.
+    ///
+    /// In a photo taken in poor light the sensor noise is nearly as strong as the
+    /// difference between ink and paper: the specks look like tiny letters to the
+    /// text-height estimate (which then asks for a 4× upscale) and like words to
+    /// Tesseract. A median removes specks and keeps strokes wider than a pixel.
+    /// Grain is the mean absolute change the median makes; contrast is the Otsu
+    /// separation of the gray levels.
     static func denoised(_ pix: PixImage, threshold: Double = PreprocessOptions().grainThreshold) throws -> (PixImage, Double)? {
         guard let median = PixImage(pixMedianFilter(pix.pointer, 3, 3)) else { return nil }
         let a = pix.grayBytes(), b = median.grayBytes()
@@ -325,7 +325,7 @@ enum Preprocessor {
     static func isLightOnDark(_ pix: PixImage, split: GrayStats.Split) -> Bool {
         guard split.darkFraction > evenSplitDarkFraction, split.separation > 15 else { return false }
         let letters = letterAreas(pix, threshold: split.threshold)
-        if split.darkFraction <= 0.6 {
+        if split.darkFraction <= darkMajority {
             guard let (dark, light) = letters else { return false }
             return light.count >= minLettersForPolarity && light.count > dark.count
                 && light.area > evenSplitLetterRatio * dark.area
@@ -336,6 +336,8 @@ enum Preprocessor {
         return true
     }
 
+    /// Dark share above which the dark side is the ground unless the letters say otherwise.
+    static let darkMajority = 0.6
     /// Least dark share of a near-even split whose letters may still ask for inverting.
     static let evenSplitDarkFraction = 0.3
     /// On a near-even split, the light side's letters must cover this many times the dark side's.
