@@ -53,6 +53,9 @@ struct ParsingCodeTests {
         ("Farbstoffe: E 102 und E 110", ["E102", "E110"]),
         ("χρωστικές ουσίες Ε120Ε171", ["E120", "E171"]),
         ("Säureregulator (330 und 331)", ["E330", "E331"]),
+        // Bare numbers listed without a space after the comma (Australian labels).
+        ("flavour enhancers (627,631), mineral salts (451,452,450)", ["E627", "E631", "E451", "E452", "E450"]),
+        ("acidity regulator (330,331(i))", ["E330", "E331(i)"]),
         ("Agua, edulcorantes (INS420, INS 960, INS N'952, INS N°954, INS°950, INS N 955)",
          ["E420", "E960", "E952", "E954", "E950", "E955"]),
     ])

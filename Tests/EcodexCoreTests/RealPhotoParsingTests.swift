@@ -118,7 +118,7 @@ import Testing
     }
 
     /// `2044.550` in an address line under a class header is not the bare code 550.
-    @Test(arguments: ["acidifiant: acide lactique, arôme. 2044.550", "acidifiant: 1,330 kg"])
+    @Test(arguments: ["acidifiant: acide lactique, arôme. 2044.550", "acidifiant: 1,330 kg", "colorant: E150d, 12,330"])
     func tailsOfLongerNumbersAreNotBareCodes(_ text: String) {
         #expect(!Self.codes(text, confidence: nil).contains { $0.hasPrefix("E550") || $0.hasPrefix("E330") }, "\(text)")
     }

@@ -703,8 +703,10 @@ struct ParseSession {
                     continue
                 }
             }
-            // `2044.550`, `1,330`: the tail of a longer number.
-            if k >= 2, Token.isInnerNumberPunct(tokens, k - 1) { continue }
+            // `2044.550`, `1,330`: the tail of a longer number. But a comma between two numbers of
+            // three digits or more, the first already read as a code, lists codes with its space
+            // left out: `flavour enhancer (627,631)`.
+            if k >= 2, Token.isInnerNumberPunct(tokens, k - 1), !listsCodes(comma: k - 1) { continue }
             guard let h = reader.readBare(at: k) else { continue }
             if afterClassWord, !sameFunction(h.code, it) { continue }
             if let n = afterName, !Self.sameAdditive(n.code, h.code) { continue }
@@ -712,6 +714,14 @@ struct ParseSession {
             for j in h.tokens { consumed[j] = true }
             codeHits.append(h)
         }
+    }
+
+    /// The comma at `c` separates two codes written without a space (`627,631`), not a number's
+    /// parts (`1,330`, `12,500`): the number before it was read as a code and both have three
+    /// digits or more.
+    private func listsCodes(comma c: Int) -> Bool {
+        tokens[c].key == 0x2C && consumed[c - 1] && codeHits.contains { $0.tokens.upperBound == c }
+            && tokens[c - 1].length >= 3 && tokens[c + 1].length >= 3
     }
 
     private mutating func noteUnmatched(_ code: ECode) {
