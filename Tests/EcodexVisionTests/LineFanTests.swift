@@ -58,6 +58,47 @@ import Testing
         #expect(LineFan.measure(strip, textHeight: textHeight) == nil)
     }
 
+    /// Bands 100 rows high, overlapping by half, with these tilts from the top down.
+    static func bands(_ angles: [Double]) -> [LineFan.Band] {
+        angles.enumerated().map { LineFan.Band(y0: Double($0.offset * 50), y1: Double($0.offset * 50 + 100), angle: $0.element, weight: 3) }
+    }
+
+    /// One band of other print (a level address line under a fanned list) does not veto the
+    /// fan the other bands agree on; two such bands do, and so does a fan with no outlier to drop.
+    @Test func oneBandOffTheFanIsLeftOut() throws {
+        let fanned = [-2.5, -3.4, -4.3, -5.1]
+        let all = try #require(LineFan.fit(Self.bands(fanned + [0.4])))
+        #expect(!LineFan.fitsBands(all), "\(all)")
+        let fan = try #require(LineFan.fan(of: Self.bands(fanned + [0.4])))
+        #expect(LineFan.fitsBands(fan), "\(fan)")
+        #expect(abs(fan.angle(atRow: 50) + 2.5) < 0.3 && abs(fan.angle(atRow: 200) + 5.1) < 0.3, "\(fan)")
+        #expect(fan.yHigh == 250, "the left-out band's rows are not the fan's: \(fan)")
+
+        // A heading tilted alone above level lines: the rest is flat, not a fan from the heading down.
+        let heading = try #require(LineFan.fan(of: Self.bands([6.9, 0, 0, 0, 0, 0])))
+        #expect(heading.spread < 0.5 && heading.yLow == 50, "\(heading)")
+
+        let twoOff = try #require(LineFan.fan(of: Self.bands([-2.5, -3.4, 1.0, -5.1, 0.4])))
+        #expect(!LineFan.fitsBands(twoOff), "\(twoOff)")
+        // One band off among three leaves none to spare; with a fourth on the line it is left out.
+        let threeBands = try #require(LineFan.fan(of: Self.bands([-2.5, 3.0, -2.5])))
+        #expect(!LineFan.fitsBands(threeBands), "\(threeBands)")
+        let fourBands = try #require(LineFan.fan(of: Self.bands([-2.5, 3.0, -2.5, -2.5])))
+        #expect(LineFan.fitsBands(fourBands) && fourBands.spread < 0.5, "\(fourBands)")
+    }
+
+    /// The sausage bag photographed bigger (its gold photo at 3×, shrunk back to 24 px print as
+    /// the reader shrinks it): its bottom band finds the level address line, and the fan of
+    /// the list is still measured and worth levelling.
+    @Test func theFannedBagIsMeasuredWhenResampled() throws {
+        let bag = try #require(PixImage.read(Fixtures.real("irockel_image-16.jpg")))
+        let resampled = try bag.scaled(3).scaled(0.37)
+        let gray = try Preprocessor.toGray(resampled, bestChannel: true).0
+        let textHeight = try #require(Preprocessor.medianTextHeight(gray, threshold: 128))
+        let fan = try #require(LineFan.measure(gray, textHeight: textHeight))
+        #expect(LineFan.worthCorrecting(fan, width: gray.width, textHeight: textHeight), "\(fan), text \(textHeight) px")
+    }
+
     /// Through the reader: the sausage bag of gold `irockel_image-16` (tilts from about −1.5° at the
     /// top to −6° at the bottom; before, its lines ran into each other and 7 of its 11 additives
     /// were lost) is levelled, and its lower lines read.
