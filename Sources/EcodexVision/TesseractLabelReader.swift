@@ -103,6 +103,18 @@ public final class TesseractLabelReader: LabelReader {
     /// scored real frames: the same additives (13 / 0 / 22), p95 3.0 → 2.7 s; on the 62 gold
     /// images of 700 px and more: F1 0.707 → 0.706 in 56 s instead of 126 s.
     static let blockPageSegMode: Int32 = 4
+    /// A photo read whole as a scene whose print is this many pixels high or more is a photo of
+    /// the ingredient panel itself, and is read in `panelPageSegMode`.
+    ///
+    /// A shopper who photographs the list close gets a photo of 700 px and more with the label
+    /// over most of it, so no block stands out and it is read as a scene. Mode 4 lost lines of
+    /// such panels that mode 6 reads: 150 gold labels put into 1600×1200 photos of their panel
+    /// read 543 / 6 / 39 (found / false / missed) in mode 4 and 552 / 8 / 30 in mode 6, the
+    /// crops themselves 561 / 4 / 21. The camera frames read whole have small print, 3–10 px
+    /// (real-dev; gold phone frames `g0573` and `g0584`, where mode 6 read a false E1505 and
+    /// E909): they keep mode 4. Session 31, see docs/history.md.
+    static let panelPrintHeight = 12.0
+    static let panelPageSegMode: Int32 = defaultPageSegMode
     let pageSegMode: Int32
     /// Time limit for recognising one photo, both passes together. Labels read in well
     /// under a second; a dark, grainy photo can keep Tesseract busy on noise for a
@@ -248,7 +260,9 @@ public final class TesseractLabelReader: LabelReader {
         var lineBase = 0
         let reader = try engine(started!, scene: scene)
         let retry = retryBelowConfidence > 0 && !scene
-        let mode = blocks.isEmpty && !wholeFrame ? nil : Self.blockPageSegMode
+        let panel = (pieces.first?.textHeight ?? 0) >= Self.panelPrintHeight
+        let mode = !blocks.isEmpty ? Self.blockPageSegMode
+            : wholeFrame ? (panel ? Self.panelPageSegMode : Self.blockPageSegMode) : nil
         /// One piece read by `engine`: its words, whether it was read turned, whether its reading was cut short.
         func readPiece(_ piece: Piece, with engine: TesseractEngine) throws -> PieceReading {
             var first = try engine.recognize(piece.image, pageSegMode: mode, budgetMs: remaining().ms, tryInverted: wholeFrame)

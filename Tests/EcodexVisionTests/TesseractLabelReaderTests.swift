@@ -256,6 +256,36 @@ import Testing
         }
     }
 
+    /// A shopper's photo of the ingredient panel itself: gold `g0364`'s label (condensed Spanish
+    /// print, turned a little) enlarged into a 1600×1200 photo, its paper around it. No block
+    /// stands out, so it is read whole as a scene; its print is 17 px, so in page mode 6. In
+    /// mode 4, as camera frames read whole, Tesseract found no line of it at all.
+    @Test func aPhotoOfThePanelIsReadWhole() throws {
+        let label = try ImageLoader.load(Fixtures.packageRoot + "/goldset/synth/g0364.jpg").gray()
+        let scaled = try label.scaled(1440 / Double(label.width))
+        let bytes = scaled.grayBytes()
+        let paper = bytes.sorted()[bytes.count / 2]
+        let (w, h) = (1600, 1200)
+        var photo = [UInt8](repeating: paper, count: w * h)
+        let (x0, y0) = ((w - scaled.width) / 2, (h - scaled.height) / 2)
+        for y in 0..<scaled.height {
+            photo.replaceSubrange((y0 + y) * w + x0 ..< (y0 + y) * w + x0 + scaled.width,
+                                  with: bytes[y * scaled.width ..< (y + 1) * scaled.width])
+        }
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/panel.png"
+        try PixImage.gray(photo, width: w, height: h).writePNG(to: path)
+
+        let result = try TesseractLabelReader().read(imageAt: path)
+        #expect(!result.steps.contains { $0.hasPrefix("text blocks") }, "\(result.steps)")
+        #expect((result.printHeight ?? 0) >= TesseractLabelReader.panelPrintHeight, "print \(result.printHeight ?? 0)")
+        let text = squeezed(result.text)
+        for expected in ["espesante", "desnatada en polvo", "copos de avena", "corrector de"] {
+            #expect(text.contains(expected), "missing \(expected) in \(result.text)")
+        }
+    }
+
     /// Gold `g0412`: a white label tilted 22° on a darker table. Leptonica's up/down test,
     /// asked on the tilted lines, turned it upside down; it is now checked on a straightened copy.
     @Test func aTiltedLabelOnADarkTableIsNotTurnedUpsideDown() throws {
