@@ -308,6 +308,23 @@ import Testing
         #expect(squeezed(result.text).contains("citric acid"), "\(result.text)")
     }
 
+    /// Gold `g0042` (a pickle jar's list in capitals) turned a quarter either way, with no Exif
+    /// to say so: Leptonica's up/down test sees too few ascenders to ask for a turn (it read
+    /// nothing before), but the lines run up the image, so it is turned level and read; which
+    /// way up is settled by reading an unsure page both ways.
+    @Test(arguments: [1, 3]) func aLabelTurnedAQuarterWithoutExifIsLaidLevel(quarters: Int) throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/sideways.png"
+        try ImageLoader.load(Fixtures.packageRoot + "/goldset/synth/g0042.jpg").turned(quarters).writePNG(to: path)
+        let result = try reader.read(imageAt: path)
+        #expect(result.steps.contains { $0.hasPrefix("rotate 90°") || $0.hasPrefix("rotate 270°") }, "steps: \(result.steps)")
+        let text = squeezed(result.text)
+        for expected in ["sodium benzoate", "polysorbate 80", "calcium chloride"] {
+            #expect(text.contains(expected), "missing \(expected) in \(result.text)")
+        }
+    }
+
     @Test func upscalesATinyCrop() throws {
         // 200×109 px: characters about 5 px tall, far below what the LSTM model was trained on.
         let result = try reader.read(imageAt: Fixtures.real("dart_ingredients_small_en.jpg"))
