@@ -117,6 +117,13 @@ import Testing
         #expect(Self.codes("E160a, 180 ml", confidence: nil) == ["E160a"])
     }
 
+    /// A quantity in a table whose rule OCR read as `|` right after its unit (`300 mg|`) is not
+    /// a code: real-dev `09820` b1, a vitamin tube's table read `⟨jšox*e⟩ 300 mg|`, gave E300.
+    @Test(arguments: ["jšox*e 300 mg| L:", "Magnesium e 300 mg||", "E 120 g|"])
+    func quantitiesBeforeATableRuleAreNotCodes(_ text: String) {
+        #expect(Self.codes(text, confidence: nil).isEmpty, "\(text)")
+    }
+
     /// `2044.550` in an address line under a class header is not the bare code 550.
     @Test(arguments: ["acidifiant: acide lactique, arôme. 2044.550", "acidifiant: 1,330 kg", "colorant: E150d, 12,330"])
     func tailsOfLongerNumbersAreNotBareCodes(_ text: String) {

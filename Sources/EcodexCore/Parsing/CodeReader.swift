@@ -291,7 +291,11 @@ struct CodeReader {
     private func isUnitOrPercent(_ i: Int) -> Bool {
         let t = tokens[i]
         if t.kind == .punct { return t.key == 0x25 }
-        let w = String(decoding: word(i).map { UInt8(truncatingIfNeeded: $0) }, as: UTF8.self)
+        // A table's rule read as `|` is a word letter (it may be an `l` or an `I`), so `300 mg|`
+        // ends in `MG|`: the unit is still a unit (real frame `09820`, a vitamin table).
+        var letters = word(i)
+        while letters.count > 1, letters.last == 0x7C { letters = letters.dropLast() }
+        let w = String(decoding: letters.map { UInt8(truncatingIfNeeded: $0) }, as: UTF8.self)
         return Self.units.contains(w)
     }
 
