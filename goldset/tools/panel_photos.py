@@ -8,14 +8,16 @@ read whole). This check puts each label of a seeded draw into a 1600×1200 photo
 (the label enlarged to 1440 px wide, centred on its own mean colour), and each real photo of
 `goldset/real/` at three times its size, runs a `scan` build on crops and photos as two
 batches, and prints found / false / missed per set and the additives each photo lost or
-gained against its crop. Every additive the label declares counts (truth ∪ namesOnly, at the
-level a label writes: E160a(ii) counts as E160a).
+gained against its crop. Labels and panel photos are also turned a quarter (90° and 270° in
+turn, no Exif), as a photo taken sideways or a list printed up the side of a pack reaches the
+reader. Every additive the label declares counts (truth ∪ namesOnly, at the level a label
+writes: E160a(ii) counts as E160a).
 
 Usage:
     goldset/tools/panel_photos.py .build/release/scan [--count 150] [--seed 31] [--work DIR] [--list]
 
 Needs ImageMagick's `convert` (Debian `imagemagick`); the photos are made in --work (a
-temporary folder by default) and never committed. About two minutes on 2 cores.
+temporary folder by default) and never committed. About four minutes on 2 cores.
 """
 import argparse
 import json
@@ -90,15 +92,26 @@ def main():
         subprocess.run(["convert", src, "-filter", "Triangle", "-resize", "1440x1080", "-gravity", "center",
                         "-background", mean, "-extent", "1600x1200", "-quality", "92",
                         os.path.join(work, "panel-" + os.path.basename(src))], check=True)
+    for i, r in enumerate(drawn):
+        # Turned a quarter, one way or the other, with no Exif to say so.
+        for prefix, src in (("turned-", os.path.join(GOLD, r["file"])),
+                            ("turned-panel-", os.path.join(work, "panel-" + os.path.basename(r["file"])))):
+            subprocess.run(["convert", src, "-rotate", "90" if i % 2 == 0 else "270", "-quality", "92",
+                            os.path.join(work, prefix + os.path.basename(r["file"]))], check=True)
     for r in real:
         src = os.path.join(GOLD, r["file"])
         subprocess.run(["convert", src, "-filter", "Triangle", "-resize", "300%", "-quality", "92",
                         os.path.join(work, "x3-" + os.path.basename(src))], check=True)
 
     sets = [("rendered labels as 1600×1200 panel photos", drawn, "panel-"),
+            ("rendered labels turned a quarter", drawn, "turned-"),
+            ("panel photos turned a quarter", drawn, "turned-panel-"),
             ("real photos at 3× their size", real, "x3-")]
+    read_crops = {}
     for title, chosen, prefix in sets:
-        crops = scan(args.scan, [os.path.join(GOLD, r["file"]) for r in chosen])
+        if id(chosen) not in read_crops:
+            read_crops[id(chosen)] = scan(args.scan, [os.path.join(GOLD, r["file"]) for r in chosen])
+        crops = read_crops[id(chosen)]
         photos = {k[len(prefix):]: v for k, v in
                   scan(args.scan, [os.path.join(work, prefix + os.path.basename(r["file"])) for r in chosen]).items()}
         print(f"{title} ({len(chosen)}): crops {score(chosen, crops)}, photos {score(chosen, photos)}")
