@@ -522,21 +522,28 @@ enum Preprocessor {
     /// up/down test on the turned copy which way: its sign, sure only from
     /// `minUpsideDownConfidence`. The sweep covers ±45° (`lineConfidence`), so a label turned a
     /// quarter and tilted as well is caught: 150 gold labels turned a quarter read 460 / 7 / 122
-    /// (found / false / missed) with ±10°, 484 / 7 / 98 with ±45° (upright 561 / 4 / 21; before
-    /// this step 241 / 3 / 341); no upright gold image or panel photo is turned.
+    /// (found / false / missed) with ±10°, 488 / 7 / 94 with ±45° at a quarter of the longer
+    /// side's size from 1200 px (upright 561 / 4 / 21; before this step 241 / 3 / 341); no
+    /// upright gold image or panel photo is turned. At a bar of 4 instead of 5, upright gold
+    /// `g0449` (lines fanned 3.2° to −2.8° and tilted 13°, so weak along: 1.4) was turned by
+    /// rows of 4.1 across, and lost its E270 and E951.
     static func sidewaysTurn(_ pix: PixImage, threshold: Int) throws -> (quarterTurns: Int, sure: Bool)? {
         guard let binary = PixImage(pixThresholdToBinary(pix.pointer, Int32(threshold))) else { return nil }
         let turned = try binary.turned(1)
-        let along = lineConfidence(binary), across = lineConfidence(turned)
-        guard across >= Self.sidewaysLineConfidence, across >= Self.sidewaysLineRatio * along else { return nil }
+        // Both sweeps at the reduction of the longer side, so their confidences compare; the
+        // turned copy first, as on most photos its rows are not there and one sweep is enough.
+        let reduction: Int32 = max(binary.width, binary.height) >= 1200 ? 4 : (max(binary.width, binary.height) >= 600 ? 2 : 1)
+        let across = lineConfidence(turned, reduction: reduction)
+        guard across >= Self.sidewaysLineConfidence,
+              across >= Self.sidewaysLineRatio * lineConfidence(binary, reduction: reduction) else { return nil }
         var up: Float = 0, left: Float = 0, rotation: Int32 = 0
         _ = PixImage(pixOrientCorrect(turned.pointer, 8, 2.5, &up, &left, &rotation, 0))
         return (up < 0 ? 3 : 1, abs(up) >= Self.minUpsideDownConfidence)
     }
 
-    /// Confidence of the skew sweep (±45°, as `skewAngle`) that `binary` holds rows of ink.
-    static func lineConfidence(_ binary: PixImage) -> Float {
-        let reduction: Int32 = binary.width >= 1600 ? 4 : (binary.width >= 800 ? 2 : 1)
+    /// Confidence of the skew sweep (±45°, as `skewAngle`) that `binary`, reduced `reduction`
+    /// times for the sweep, holds rows of ink.
+    static func lineConfidence(_ binary: PixImage, reduction: Int32) -> Float {
         var angle: Float = 0, conf: Float = 0, endscore: Float = 0
         let rc = pixFindSkewSweepAndSearchScore(binary.pointer, &angle, &conf, &endscore,
                                                 reduction, min(reduction, 2), 0, 45, 1, 0.01)
@@ -545,7 +552,7 @@ enum Preprocessor {
 
     /// Line confidence across a turned copy that makes text sideways, and how many times the
     /// confidence along the image it must be (see `sidewaysTurn`).
-    static let sidewaysLineConfidence: Float = 4
+    static let sidewaysLineConfidence: Float = 5
     static let sidewaysLineRatio: Float = 3
 
     /// Up/down confidence (Leptonica's `upconf`) a half turn needs; quarter turns need its default 8.
