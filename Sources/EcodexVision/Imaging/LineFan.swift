@@ -64,11 +64,9 @@ enum LineFan {
         for k in 0..<count {
             let y0 = k * h / (count + 1), y1 = (k + 2) * h / (count + 1)
             guard let band = try? binary.cropped(x: 0, y: y0, width: w, height: y1 - y0) else { continue }
-            var angle: Float = 0, conf: Float = 0, endscore: Float = 0
-            let rc = pixFindSkewSweepAndSearchScore(band.pointer, &angle, &conf, &endscore,
-                                                    reduction, min(reduction, 2), 0, sweepRange, 1, 0.01)
             // An angle at the sweep's edge is no measurement: the band's lines lie beyond it.
-            guard rc == 0, conf >= minimumConfidence, abs(angle) < sweepRange - 0.5 else { continue }
+            guard let (angle, conf) = Preprocessor.sweep(band, reduction: reduction, range: sweepRange),
+                  conf >= minimumConfidence, abs(angle) < sweepRange - 0.5 else { continue }
             rows.append(Band(y0: Double(y0), y1: Double(y1), angle: Double(angle), weight: Double(conf).squareRoot()))
         }
         return fan(of: rows)

@@ -144,7 +144,9 @@ enum Preprocessor {
             steps.append("rotate \(quarterTurns * 90)°")
         }
         var maybeUpsideDown = false
-        if options.orient, let quarterTurns = try orientation(pix, threshold: split.threshold, weakHalfTurn: &maybeUpsideDown) {
+        // One ink mask serves both orientation tests.
+        let inkForOrientation = options.orient ? PixImage(pixThresholdToBinary(pix.pointer, Int32(split.threshold))) : nil
+        if let ink = inkForOrientation, let quarterTurns = try orientation(binary: ink, weakHalfTurn: &maybeUpsideDown) {
             // Leptonica's up/down test counts ascenders and descenders along text lines and is
             // unreliable on lines tilted much: a white label at 22° on a darker table (gold
             // `g0412`) was turned upside down. When it asks for a turn and the lines are tilted
@@ -156,7 +158,7 @@ enum Preprocessor {
             } else {
                 try turn(quarterTurns)
             }
-        } else if options.orient, let sideways = try sidewaysTurn(pix, threshold: split.threshold) {
+        } else if let ink = inkForOrientation, let sideways = try sidewaysTurn(binary: ink) {
             try turn(sideways.quarterTurns)
             // Which way up is less sure than that the lines run up the image: an unsure reading
             // is tried turned round too (`maybeUpsideDown`).
@@ -493,6 +495,11 @@ enum Preprocessor {
     /// `orientation`, also saying whether a half turn was asked for on evidence too weak to take.
     static func orientation(_ pix: PixImage, threshold: Int, weakHalfTurn: inout Bool) throws -> Int? {
         guard let binary = PixImage(pixThresholdToBinary(pix.pointer, Int32(threshold))) else { return nil }
+        return try orientation(binary: binary, weakHalfTurn: &weakHalfTurn)
+    }
+
+    /// `orientation` of an ink mask already split at the threshold.
+    static func orientation(binary: PixImage, weakHalfTurn: inout Bool) throws -> Int? {
         var up: Float = 0, left: Float = 0, rotation: Int32 = 0
         // Leptonica's default thresholds (8, 2.5): on the 23 upright gold-set
         // photos they never turned one; on copies turned 90° they caught 7.
@@ -527,8 +534,7 @@ enum Preprocessor {
     /// upright gold image or panel photo is turned. At a bar of 4 instead of 5, upright gold
     /// `g0449` (lines fanned 3.2° to −2.8° and tilted 13°, so weak along: 1.4) was turned by
     /// rows of 4.1 across, and lost its E270 and E951.
-    static func sidewaysTurn(_ pix: PixImage, threshold: Int) throws -> (quarterTurns: Int, sure: Bool)? {
-        guard let binary = PixImage(pixThresholdToBinary(pix.pointer, Int32(threshold))) else { return nil }
+    static func sidewaysTurn(binary: PixImage) throws -> (quarterTurns: Int, sure: Bool)? {
         let turned = try binary.turned(1)
         // Both sweeps at the reduction of the longer side, so their confidences compare; the
         // turned copy first, as on most photos its rows are not there and one sweep is enough.
@@ -544,10 +550,18 @@ enum Preprocessor {
     /// Confidence of the skew sweep (±45°, as `skewAngle`) that `binary`, reduced `reduction`
     /// times for the sweep, holds rows of ink.
     static func lineConfidence(_ binary: PixImage, reduction: Int32) -> Float {
+        sweep(binary, reduction: reduction)?.confidence ?? 0
+    }
+
+    /// Leptonica's skew sweep of an ink mask over ±`range`° in 1° steps, `reduction` times
+    /// smaller (the search that refines it at most half size): the angle that lines its rows
+    /// up and how sure it is; nil when Leptonica fails. The one place the sweep is set up
+    /// (deskew, the sideways check, the line fan's bands).
+    static func sweep(_ binary: PixImage, reduction: Int32, range: Float = 45) -> (angle: Float, confidence: Float)? {
         var angle: Float = 0, conf: Float = 0, endscore: Float = 0
         let rc = pixFindSkewSweepAndSearchScore(binary.pointer, &angle, &conf, &endscore,
-                                                reduction, min(reduction, 2), 0, 45, 1, 0.01)
-        return rc == 0 ? conf : 0
+                                                reduction, min(reduction, 2), 0, range, 1, 0.01)
+        return rc == 0 ? (angle, conf) : nil
     }
 
     /// Line confidence across a turned copy that makes text sideways, and how many times the
@@ -568,15 +582,13 @@ enum Preprocessor {
     static func skewAngle(_ pix: PixImage) throws -> Double? {
         guard let binary = inkMask(pix) else { return nil }
         let reduction: Int32 = pix.width >= 1600 ? 4 : (pix.width >= 800 ? 2 : 1)
-        var angle: Float = 0, conf: Float = 0, endscore: Float = 0
-        let rc = pixFindSkewSweepAndSearchScore(binary.pointer, &angle, &conf, &endscore,
-                                                reduction, min(reduction, 2), 0, 45, 1, 0.01)
+        guard let (angle, conf) = sweep(binary, reduction: reduction) else { return nil }
         // Leptonica's own deskew asks for confidence 3 over a ±7° search; over
         // ±45° the score is spread across more angles, and on the gold set
         // turned by 12° and 25° true angles scored 1.75–120 while straight
         // photos gave spurious 1–5° readings only below 1.5. Under 1° a
         // rotation costs more sharpness than it gains.
-        guard rc == 0, conf >= 1.5, abs(angle) >= 1, abs(angle) < 45 else { return nil }
+        guard conf >= 1.5, abs(angle) >= 1, abs(angle) < 45 else { return nil }
         return Double(angle)
     }
 
