@@ -389,6 +389,8 @@ struct ParsingConventionTests {
         ("corante caramelo IV, corante natural carmim de cochonilha, corante vermelho 40, estabilizante carragena",
          ["E150d", "E120", "E129", "E407"]),
         ("corante carmim de índigo", ["E132"]),
+        // Annatto by its Brazilian name (data 2026.11.27.1): the taxonomy had only the Tupi `Urucu`.
+        ("corante natural urucum e cúrcuma", ["E160b", "E100"]),
         ("colorante: caramelo IV", ["E150d"]),
         // Caramel colour of no stated class is the group, as `caramel color` is.
         ("agua carbonatada, color caramelo, ácido fosfórico", ["E150", "E338"]),
