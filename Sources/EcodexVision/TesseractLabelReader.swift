@@ -235,7 +235,8 @@ public final class TesseractLabelReader: LabelReader {
                             100 * Double(blocks.reduce(0) { $0 + $1.width * $1.height }) / Double(loaded.pixelCount))]
                 + (pieces.first?.steps ?? [])
         }
-        if let dir = ProcessInfo.processInfo.environment["ECODEX_DEBUG_DIR"], !dir.isEmpty {
+        let debugDir = ProcessInfo.processInfo.environment["ECODEX_DEBUG_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+        if let dir = debugDir {
             let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
             TextRegions.drawDebug(loaded, to: URL(fileURLWithPath: dir).appendingPathComponent("\(stem)-blocks.png").path)
             for (i, piece) in pieces.enumerated() {
@@ -355,6 +356,14 @@ public final class TesseractLabelReader: LabelReader {
         let heights = pieces.compactMap(\.textHeight).sorted()
         result.printHeight = heights.isEmpty ? nil : heights[heights.count / 2]
         if keepsPreview { result.preview = try? loaded.preview(maxSide: Self.previewMaxSide) }
+        if let dir = debugDir {
+            // Every word as read: line, confidence, text (what the parser weighs; `⟨…⟩` in the
+            // JSON text marks only that a word was unsure).
+            let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+            let rows = all.map { "\($0.line)\t\(Int($0.confidence.rounded()))\t\($0.text)" }.joined(separator: "\n")
+            try? (rows + "\n").write(toFile: URL(fileURLWithPath: dir).appendingPathComponent("\(stem)-words.tsv").path,
+                                     atomically: true, encoding: .utf8)
+        }
         return result
     }
 
