@@ -47,6 +47,17 @@ import Testing
         // ...a long one still does, and codes under it need no vouching.
         ("Zucker, Verdickungsmitel: PES, Salz", 50.0, ["E407a"]),
         ("Zucker, faree (E102), Salz", 40.0, ["E102"]),
+        // A class word well after the name in its item is a sentence, not the name's function
+        // (real-dev 07441 b4: `kann` read `tann`, tannin, by `stabilisants` eight words on)...
+        ("daher tann sich absetzen wie tgitientyaucuns stabilisants.", 50.0, []),
+        // ...right after the name, or before it without a colon, it still vouches.
+        ("Zucker, PES Verdickungsmittel, Salz", 50.0, ["E407a"]),
+        ("Zucker, Verdickungsmittel PES, Salz", 50.0, ["E407a"]),
+        // A slipped, unsure name with a slipped saturation word four words on is the nutrition
+        // table (real-dev 09297 b3: `davon gesättigte Fettsäuren | acides gras saturés`)...
+        ("AivOn peratiigte Fettsduren | GOM acides pras satares", 20.0, []),
+        // ...while the same slip under its class word, far from any table word, is fatty acids.
+        ("Trennmittel: Fettsduren, Zucker", 20.0, ["E570"]),
         // `b` and `d` are mirror shapes: blurred, one reads for the other (real-dev 09809).
         ("Zutaten: Wasser, acide cardonique", 40.0, ["E290"]),
         ("Zutaten: Wasser, acide cardonique", nil, ["E290"]),

@@ -930,7 +930,7 @@ struct ParseSession {
                 if best.contextOnly && !best.isCode && inNutritionDeclaration(best.tokens) { continue }
                 // `gesättigte Fettsäuren`, `acides gras saturés`: a name qualified as saturated
                 // is a line of the nutrition table, whatever the name's own marks.
-                if !best.isCode && inNutritionDeclaration(best.tokens, window: Self.saturationWindow,
+                if !best.isCode && inNutritionDeclaration(best.tokens, window: saturationWindow(best),
                                                           is: Self.isSaturationWord) { continue }
                 if best.needsContext && !neighbourIsCode(best) {
                     let vouched = best.spelledOut && functionKnown(best.code) ? (item(first).map { sameFunction(best.code, $0) } ?? false) : context
@@ -1173,6 +1173,17 @@ struct ParseSession {
     /// How many words on either side of a name are searched for a saturation word.
     static let saturationWindow = 2
 
+    /// How far from `c` a saturation word is sought: `saturationWindow` words, or
+    /// `nutritionWindow` for a slipped name read from unsure words. A blurred bilingual table
+    /// reads its qualifier slipped beyond the German rule or a line further on: real-dev
+    /// `09297` b3 read `davon gesättigte Fettsäuren | acides gras saturés` as `peratiigte
+    /// Fettsduren | GOM acides pras satares`, and `Fettsduren` became fatty acids (E570).
+    private func saturationWindow(_ c: Candidate) -> Int {
+        guard let ocr, !ocr.isEmpty, c.kind == .fuzzy,
+              (ocr.mean(over: byteRange(c.tokens)) ?? 1) < Self.unsureNameConfidence else { return Self.saturationWindow }
+        return Self.nutritionWindow
+    }
+
     /// A saturation word (folded) as small print reads: one of `saturationWords` or longer, or
     /// the German `gesättigte` within two slips (`gesdttigte`, `gesditigte` on real phone
     /// frames), or a Romance form within one slip after its `SAT` (`satares`, `satori`).
@@ -1243,7 +1254,8 @@ struct ParseSession {
         if let it = item(c.tokens.lowerBound) {
             // Own function when the store knows the additive's functions; any class word when it does not.
             let known = functionKnown(c.code)
-            if !it.weakContext, known ? sameFunction(c.code, it) : it.directContext { return true }
+            if !it.weakContext, known ? sameFunction(c.code, it) : it.directContext,
+               !classWordWellAfter(c.tokens, in: it) { return true }
             // US style, the function after the name: `PGPR, EMULSIFIER`.
             let k = Int(structure.itemOfToken[c.tokens.lowerBound])
             if known, k + 1 < structure.items.count, let f = structure.items[k + 1].ownFunction, !structure.items[k + 1].weakClass,
@@ -1255,6 +1267,20 @@ struct ParseSession {
         let sure = ocr.mean(over: byteRange(c.tokens)) ?? 1
         return sure >= (short ? Self.sureConfidence : Self.unsureNameConfidence)
     }
+
+    /// Whether the item's own class word comes more than `classWordAfterNameWords` words after
+    /// the name: a sentence, not a function given to the name. Real-dev `07441` b4, a jar's
+    /// note `… daher ⟨tann⟩ sich … absetzen … [ne contient] aucuns stabilisants.` read as one
+    /// item (no comma; `aucuns` lost in a garbled word): the unsure `tann` (`kann`) became
+    /// tannin (E181, a stabiliser) by the class word eight words on. `Emulgator Sojalecithin`
+    /// (before the name) and `PES thickener` (right after it) still vouch.
+    private func classWordWellAfter(_ name: Range<Int>, in item: IngredientStructure.Item) -> Bool {
+        guard let cls = item.classTokens, cls.lowerBound >= name.upperBound else { return false }
+        return tokens[name.upperBound..<cls.lowerBound].lazy.filter { $0.kind == .word }.count > Self.classWordAfterNameWords
+    }
+
+    /// Words that may stand between a weak name and its item's class word after it.
+    static let classWordAfterNameWords = 1
 
     /// A class word read with a slip from unsure words, in a word shorter than `longSlipLetters`
     /// (`faree` as `Farbe`): on a page of garbled words that is often chance. It still sets the
