@@ -1034,7 +1034,7 @@ struct ParsingConventionTests {
         Self.expectShipped(text, codes)
     }
 
-    @Test("What a label says it is free of is not found", arguments: [
+    @Test("What a label says it is free of, or its date and batch mark, is not found", arguments: [
         ("Free from artificial colours. No E621.", []),
         ("No added MSG, salt, E330", ["E330"]),
         ("Zutaten: Zucker, ohne Konservierungsstoffe, Farbstoff: E150d", ["E150d"]),
@@ -1069,6 +1069,14 @@ struct ParsingConventionTests {
         ("Added to packaging: BHT. Sugar, E102", ["E102"]),
         ("Corn, BHT added to preserve freshness", ["E321"]),
         ("Packaging gas: E941", ["E941"]),
+        // The words after a best-before or batch phrase are where the date is, or the date and
+        // batch mark: a code there is not an additive (real-dev 09363 b3).
+        ("Mindestens haltbar bis: Deckelrand E141. Zutaten: Zucker, E330", ["E330"]),
+        ("Best before: see lid. Lot L23 E252", []),
+        ("EXP 12 2026 E330; Zutaten: Säuerungsmittel E330", ["E330"]),
+        // Three words at most, and not past the sentence's end or a comma.
+        ("Best before end: see lid. Colour: E150d", ["E150d"]),
+        ("À consommer de préférence avant : voir couvercle, conservateur : E202", ["E202"]),
     ] as [(String, [String])])
     func negation(text: String, codes: [String]) {
         Self.expectShipped(text, codes)

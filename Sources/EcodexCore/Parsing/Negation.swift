@@ -51,7 +51,49 @@ enum Negation {
         }
         markFreeAfter(tokens: tokens, negated: &negated)
         markPackaging(tokens: tokens, structure: structure, negated: &negated)
+        markDates(tokens: tokens, negated: &negated)
         return negated
+    }
+
+    /// Best-before and batch phrases (`mindestens haltbar bis`, `best before`, `à consommer de
+    /// préférence avant`, `Lot`, `EXP`): the few words after them say where the date or batch
+    /// mark is or give it, and are no ingredients. A whole package's photo shows them, and
+    /// their codes read like additives: real-dev `09363` b3, `mindestens haltbar bis:
+    /// Deckelrand ⟨e141.⟩`, gave copper chlorophyll (E141).
+    static let datePairs: [(UInt64, UInt64)] = [("HALTBAR", "BIS"), ("BEST", "BEFORE"), ("USE", "BY"),
+                                                ("PREFERENCE", "AVANT"), ("PREFERIBILMENTE", "ENTRO"),
+                                                ("PREFERENTEMENTE", "ANTES"), ("HOUDBAAR", "TOT")]
+        .map { (Token.hash($0.0), Token.hash($0.1)) }
+    static let dateWords = ["MHD", "EXP", "LOT", "LOTTO", "LOTE"].map(Token.hash)
+    /// How many words after a date phrase are its date or mark (`siehe Deckel`, `voir le couvercle`, `L2301 14:05`).
+    static let dateScopeWords = 3
+
+    /// Marks up to `dateScopeWords` words after each date phrase, to a comma, semicolon or the
+    /// end of a sentence.
+    private static func markDates(tokens: [Token], negated: inout [Bool]) {
+        for (i, t) in tokens.enumerated() where t.kind == .word {
+            let width: Int
+            if dateWords.contains(t.key) {
+                width = 1
+            } else if i + 1 < tokens.count, tokens[i + 1].kind == .word,
+                      datePairs.contains(where: { $0.0 == t.key && $0.1 == tokens[i + 1].key }) {
+                width = 2
+            } else {
+                continue
+            }
+            var k = i + width
+            var words = 0
+            while k < tokens.count, words < dateScopeWords {
+                let u = tokens[k]
+                if u.kind == .punct {
+                    if u.key == 0x2C || u.key == 0x3B || IngredientStructure.endsSentence(tokens, k) { break }
+                } else {
+                    words += 1
+                    negated[k] = true
+                }
+                k += 1
+            }
+        }
     }
 
     /// Words that deny the words right before them: `MSG free`, `aspartame-free`, `sulphite free`
