@@ -18,6 +18,25 @@ import Testing
         #expect((r["preprocessing"] as? [String])?.isEmpty == false)
     }
 
+    /// `ECODEX_DEBUG_DIR` shows what the reader did: the image Tesseract read and every word it
+    /// read, with its line and confidence, so a parser rule can be tried on a real reading.
+    @Test func debugFolderHoldsTheImageReadAndItsWords() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ecodex-debug-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let run = try scan.run([ScanBinary.path("samples/candy-label.jpg"), "--format", "json"],
+                               environment: ["ECODEX_DEBUG_DIR": dir.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("candy-label-0.png").path))
+        let tsv = try String(contentsOf: dir.appendingPathComponent("candy-label-words.tsv"), encoding: .utf8)
+        let rows = tsv.split(separator: "\n").map { $0.split(separator: "\t", maxSplits: 2).map(String.init) }
+        #expect(rows.count > 10 && rows.allSatisfy { $0.count == 3 && Int($0[0]) != nil && Int($0[1]) != nil })
+        // The sample's `E102` is read surely; the words come in reading order, lines never going back.
+        #expect(rows.contains { $0[2].hasPrefix("E102") && Int($0[1])! >= 80 }, "\(tsv)")
+        let lines = rows.compactMap { Int($0[0]) }
+        #expect(lines == lines.sorted())
+    }
+
     /// The same label as an iPhone saves it (HEIC): the same additives and badges as the JPEG.
     @Test func heicPhotoReadsAsItsJPEG() throws {
         let jpeg = try scan.run([ScanBinary.path("samples/candy-label.jpg"), "--region", "EU", "--format", "json"])
