@@ -488,17 +488,13 @@ enum Preprocessor {
     /// Leptonica counts ascender and descender shapes in the four orientations. A phone's
     /// own Exif orientation is applied before, when the photo is decoded (`ImageLoader`).
     static func orientation(_ pix: PixImage, threshold: Int) throws -> Int? {
-        var weak = false
-        return try orientation(pix, threshold: threshold, weakHalfTurn: &weak)
-    }
-
-    /// `orientation`, also saying whether a half turn was asked for on evidence too weak to take.
-    static func orientation(_ pix: PixImage, threshold: Int, weakHalfTurn: inout Bool) throws -> Int? {
         guard let binary = PixImage(pixThresholdToBinary(pix.pointer, Int32(threshold))) else { return nil }
-        return try orientation(binary: binary, weakHalfTurn: &weakHalfTurn)
+        var weak = false
+        return try orientation(binary: binary, weakHalfTurn: &weak)
     }
 
-    /// `orientation` of an ink mask already split at the threshold.
+    /// `orientation` of an ink mask already split at the threshold, also saying whether a half
+    /// turn was asked for on evidence too weak to take.
     static func orientation(binary: PixImage, weakHalfTurn: inout Bool) throws -> Int? {
         var up: Float = 0, left: Float = 0, rotation: Int32 = 0
         // Leptonica's default thresholds (8, 2.5): on the 23 upright gold-set
