@@ -63,27 +63,6 @@ public enum HTTPGet {
         }
     }
 
-    /// True when `url` may be fetched at all: https, or http to a loopback name.
-    public static func isAllowed(_ url: URL) -> Bool {
-        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(), !host.isEmpty else { return false }
-        return scheme == "https" || (scheme == "http" && isLoopback(host))
-    }
-
-    /// The loopback names plain http may go to. Only these: 127.0.0.2 and friends are
-    /// loopback too, but nothing legitimate serves updates there.
-    public static func isLoopback(_ host: String) -> Bool {
-        ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host.lowercased())
-    }
-
-    /// True when a redirect from `from` to `to` keeps the rules: the target is allowed on its
-    /// own, an https address only leads to https, and loopback http only to loopback.
-    public static func mayRedirect(from: URL, to: URL) -> Bool {
-        guard isAllowed(to) else { return false }
-        let fromScheme = from.scheme?.lowercased(), toScheme = to.scheme?.lowercased()
-        if fromScheme == "https" { return toScheme == "https" }
-        return isLoopback(to.host ?? "")
-    }
-
     /// GETs `url` within `limits`. `headers` are added to the request.
     public static func get(_ url: URL, limits: Limits, headers: [String: String] = [:]) -> Result<Response, Failure> {
         send(url, method: "GET", body: nil, limits: limits, headers: headers)
@@ -99,7 +78,7 @@ public enum HTTPGet {
                              headers: [String: String]) -> Result<Response, Failure> {
         // One clock for the whole exchange: every redirect's request gets only what is left.
         let until = ContinuousClock.now + .milliseconds(Int64(limits.seconds * 1000))
-        guard isAllowed(url) else { return .failure(.refusedAddress(URLText.redacted(url.absoluteString))) }
+        guard URLPolicy.isAllowed(url) else { return .failure(.refusedAddress(URLText.redacted(url.absoluteString))) }
         let lines = headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
         var current = url, method = method, body = body, redirects = 0
         while true {
@@ -121,7 +100,7 @@ public enum HTTPGet {
             }
             redirects += 1
             if redirects > limits.redirects { return .failure(.tooManyRedirects(limits.redirects)) }
-            guard mayRedirect(from: current, to: next) else {
+            guard URLPolicy.mayRedirect(from: current, to: next) else {
                 return .failure(.refusedRedirect(from: URLText.redacted(current.absoluteString),
                                                  to: URLText.redacted(next.absoluteString)))
             }

@@ -37,7 +37,7 @@ public final class OpenFoodFactsClient: ProductSource, @unchecked Sendable {
         guard let url = URL(string: text.hasSuffix("/") ? String(text.dropLast()) : text), url.host != nil else {
             throw OpenFoodFactsError.invalidAddress(URLText.redacted(text))
         }
-        guard HTTPGet.isAllowed(url) else {
+        guard URLPolicy.isAllowed(url) else {
             throw OpenFoodFactsError.notHTTPS(URLText.redacted(text))
         }
         self.baseURL = url

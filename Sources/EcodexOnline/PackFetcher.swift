@@ -39,7 +39,7 @@ public enum PackFetcher {
         guard let url = URL(string: source), url.host != nil else {
             throw PackFetchError.notASource(shown)
         }
-        guard HTTPGet.isAllowed(url) else {
+        guard URLPolicy.isAllowed(url) else {
             throw PackFetchError.notHTTPS(shown)
         }
         switch HTTPGet.get(url, limits: HTTPGet.Limits(bytes: maximumSize, seconds: seconds)) {

@@ -12,7 +12,7 @@ public enum TelemetrySender {
     /// so the caller drops exactly those from its queue.
     public static func send(_ events: [TelemetryEvent], to server: String, seconds: TimeInterval = 5) -> Int {
         let base = server.hasSuffix("/") ? String(server.dropLast()) : server
-        guard let url = URL(string: base + "/v1/telemetry"), url.host != nil, HTTPGet.isAllowed(url) else { return 0 }
+        guard let url = URL(string: base + "/v1/telemetry"), url.host != nil, URLPolicy.isAllowed(url) else { return 0 }
         var sent = 0
         while sent < events.count {
             let batch = Array(events[sent..<min(events.count, sent + TelemetryEvent.maximumBatch)])

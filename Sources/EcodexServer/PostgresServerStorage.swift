@@ -19,7 +19,7 @@ final class PostgresServerStorage: ServerStorage, @unchecked Sendable {
               let user = parts.user, !user.isEmpty
         else { throw ServerStorageError.database(detail: "not a postgres://user@host/database address") }
         let database = parts.path.hasPrefix("/") ? String(parts.path.dropFirst()) : parts.path
-        let plainAllowed = ["127.0.0.1", "::1", "localhost"].contains(host.lowercased())
+        let plainAllowed = URLPolicy.isLoopback(host)
             || parts.queryItems?.contains(where: { $0.name == "sslmode" && $0.value == "disable" }) == true
         guard plainAllowed else {
             throw ServerStorageError.database(detail: "\(host): TLS to PostgreSQL is not built in; use a database on this computer or add ?sslmode=disable on a private network")

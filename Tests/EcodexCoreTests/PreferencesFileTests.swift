@@ -26,6 +26,24 @@ import Testing
         #expect(p.updateServer == nil)
     }
 
+    /// The update server obeys the one address rule every download keeps (`URLPolicy`):
+    /// https anywhere, plain http only to this computer.
+    @Test(arguments: [
+        ("https://updates.example.org", true), ("http://127.0.0.1:8080", true), ("http://localhost/x", true),
+        ("http://updates.example.org", false), ("http://192.168.1.5:8080", false), ("ftp://example.org", false),
+        ("https://", false), ("updates.example.org", false),
+    ])
+    func updateServerKeepsTheHTTPSRule(_ address: String, _ allowed: Bool) {
+        var p = PreferencesFile()
+        if allowed {
+            #expect(throws: Never.self) { try p.set("update_server", address) }
+            #expect(p.updateServer == address)
+        } else {
+            #expect(throws: PreferencesError.self) { try p.set("update_server", address) }
+            #expect(p.updateServer == nil)
+        }
+    }
+
     @Test func autoAndNoneClear() throws {
         var p = try PreferencesFile.parse("region = UK\ndiet = vegan\n")
         try p.set("region", "auto")

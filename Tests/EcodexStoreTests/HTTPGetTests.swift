@@ -14,7 +14,7 @@ import Testing
         defer { elsewhere.stop() }
         let server = try ProductTestServer(routes: ["/x": [.redirect(elsewhere.baseURL + "/x")]])
         defer { server.stop() }
-        #expect(!HTTPGet.isAllowed(URL(string: elsewhere.baseURL + "/x")!))
+        #expect(!URLPolicy.isAllowed(URL(string: elsewhere.baseURL + "/x")!))
         let result = HTTPGet.get(URL(string: server.baseURL + "/x")!, limits: Self.limits)
         guard case .failure(.refusedRedirect) = result else { Issue.record("followed: \(result)"); return }
         #expect(elsewhere.hits("/x") == 0)
@@ -67,7 +67,7 @@ import Testing
         ("https://a.org/x", "file:///etc/passwd", false),
     ])
     func redirectRules(from: String, to: String, allowed: Bool) {
-        #expect(HTTPGet.mayRedirect(from: URL(string: from)!, to: URL(string: to)!) == allowed)
+        #expect(URLPolicy.mayRedirect(from: URL(string: from)!, to: URL(string: to)!) == allowed)
     }
 
     @Test func aBodyWithoutLengthIsCutOffWhileStreaming() throws {

@@ -89,7 +89,7 @@ public struct PreferencesFile: Sendable, Equatable {
         case "update_server":
             let v = value.trimmingCharacters(in: .whitespaces)
             if v.isEmpty || v.lowercased() == "none" { updateServer = nil; return }
-            guard let url = URL(string: v), let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http", url.host != nil else {
+            guard URLPolicy.isAllowed(v) else {
                 throw Self.bad("update_server", value, "an https:// address or none")
             }
             updateServer = v
