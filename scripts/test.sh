@@ -15,6 +15,8 @@ swift test "$@"
 if [ $# -eq 0 ]; then
   # The pack generator's name rules (packs/tools/import_off.py), checked on the committed records.
   python3 packs/tools/test_import_off.py
+  # The README stays a page for newcomers, and every link in it and in docs/ resolves.
+  python3 scripts/check_docs.py
   python="$(scripts/distributed/venv.sh)"
   timeout 1200 "$python" scripts/distributed/test_driver.py "$(swift build --show-bin-path)/scan"
 fi
