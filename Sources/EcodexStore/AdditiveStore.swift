@@ -152,6 +152,9 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
     }
 
     /// The pack bundled with the program, from which a first run builds the store.
+    /// The data and pack versions this program bundles, read without building a store.
+    public static var bundledVersions: DataVersions? { bundledBasePackURL.flatMap(BundledPackVersions.read) }
+
     public static var bundledBasePackURL: URL? {
         Bundle.module.url(forResource: "base-pack", withExtension: "json")
     }
@@ -336,8 +339,9 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
                 let values: [SQLValue] = [.text(pieces), .int(Int64(scalars.count - maxEdits)),
                                           .int(Int64(scalars.count + maxEdits))]
                 try byTrigrams.forEachRow(values) { row in
-                    let name = Array(row.text(0).unicodeScalars)
-                    guard let d = EditDistance.distance(scalars, name, limit: maxEdits) else { return }
+                    let name = row.text(0).unicodeScalars.map(\.value)
+                    let d = EditDistance.bounded(scalars.map(\.value), name, limit: maxEdits)
+                    guard d <= maxEdits else { return }
                     let score = 1 - Double(d) / Double(max(scalars.count, name.count))
                     ranked.offer(try candidate(row, kind: .fuzzy, score: score), frequency: Int(row.int64(4)))
                 }

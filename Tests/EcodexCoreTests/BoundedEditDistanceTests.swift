@@ -16,6 +16,9 @@ import Testing
         #expect(Self.d("SATARES", "SATURES", 1) == 1)
         #expect(Self.d("SATURE", "SATURES", 1) == 1)
         #expect(Self.d("ABCDEFG", "A", 2) == 3)
+        #expect(Self.d("TARTRAZIEN", "TARTRAZINE", 2) == 1, "a swap of neighbours is one edit, as name search counts it")
+        #expect(Self.d("HSITORY", "HISTORY", 2) == 1)
+        #expect(Self.d("ABCD", "BADC", 2) == 2, "two swaps are two edits")
     }
 
     @Test("A slip never turns one salt's element into another", arguments: [

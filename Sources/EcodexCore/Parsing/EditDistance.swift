@@ -1,5 +1,5 @@
 /// Small edit-distance checks for fuzzy word matching.
-enum EditDistance {
+public enum EditDistance {
     /// Whether `x` and `y` differ by at most one substitution, insertion, deletion or adjacent swap.
     static func withinOne(_ x: UnsafeBufferPointer<UInt32>, _ y: ArraySlice<UInt32>) -> Bool {
         let m = x.count, n = y.count, b = y.startIndex
@@ -25,22 +25,34 @@ enum EditDistance {
         return m > n ? tailsEqual(i + 1, i) : tailsEqual(i, i + 1)
     }
 
-    /// Levenshtein distance between `x` and `y`, or `limit + 1` once it is sure to exceed `limit`.
-    static func bounded(_ x: [UInt32], _ y: [UInt32], limit: Int) -> Int {
+    /// Edits between `x` and `y` (substitutions, insertions, deletions and swaps of two
+    /// neighbours, each one edit: `tartrazien` is one from `tartrazine`), or `limit + 1` once it
+    /// is sure to exceed `limit`. The one distance of Ecodex: the parser and name search use it.
+    public static func bounded(_ x: [UInt32], _ y: [UInt32], limit: Int) -> Int {
         if abs(x.count - y.count) > limit { return limit + 1 }
+        if x.isEmpty || y.isEmpty { return min(max(x.count, y.count), limit + 1) }
+        var beforePrevious = [Int](repeating: 0, count: y.count + 1)
         var previous = Array(0...y.count)
         var current = [Int](repeating: 0, count: y.count + 1)
-        for i in 1...max(1, x.count) where !x.isEmpty {
+        for i in 1...x.count {
             current[0] = i
-            var rowMin = current[0]
-            for j in 1...max(1, y.count) where !y.isEmpty {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
-                rowMin = min(rowMin, current[j])
+            var rowMin = i
+            for j in 1...y.count {
+                var d = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
+                if i > 1, j > 1, x[i - 1] == y[j - 2], x[i - 2] == y[j - 1] { d = min(d, beforePrevious[j - 2] + 1) }
+                current[j] = d
+                rowMin = min(rowMin, d)
             }
             if rowMin > limit { return limit + 1 }
+            swap(&beforePrevious, &previous)
             swap(&previous, &current)
         }
         return min(previous[y.count], limit + 1)
+    }
+
+    /// `bounded` for two strings, compared by Unicode scalars as they are.
+    public static func bounded(_ x: String, _ y: String, limit: Int) -> Int {
+        bounded(x.unicodeScalars.map(\.value), y.unicodeScalars.map(\.value), limit: limit)
     }
 
     /// Whether `x` and `y` share their first and last letters, so any edit between them is inside the word.
