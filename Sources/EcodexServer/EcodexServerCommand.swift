@@ -15,6 +15,8 @@ struct EcodexServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ecodex-server",
         abstract: "Serve Ecodex rule packs, additive records and opt-in telemetry.",
+        version: "ecodex-server \(EcodexVersion.program)"
+            + (AdditiveStore.bundledVersions.map { " · bundled data \($0.dataVersion) · pack \($0.packVersion)" } ?? ""),
         subcommands: [Serve.self, AddToken.self],
         defaultSubcommand: Serve.self
     )

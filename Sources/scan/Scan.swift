@@ -17,13 +17,22 @@ struct Scan: ParsableCommand {
             ImageCommand.self, BurstCommand.self, TextCommand.self, CodeCommand.self, LookupCommand.self, BarcodeCommand.self,
             ProductsCommand.self, HistoryCommand.self, PrefsCommand.self, StoreCommand.self, PackCommand.self,
             UpdateCommand.self, TelemetryCommand.self, BenchCommand.self, AdviceCommand.self, BatchCommand.self,
+            VersionCommand.self,
         ],
         defaultSubcommand: ImageCommand.self
     )
 
     static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let first = arguments.first,
+           let command = CommandSuggestion.command(for: first, among: CommandSuggestion.topLevelCommands,
+                                                   fileExists: { FileManager.default.fileExists(atPath: $0) }) {
+            FileHandle.standardError.write(Data("Error: No command or file named '\(first)'. Did you mean `scan \(command)`?\n".utf8))
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        }
         do {
-            var command = try parseAsRoot()
+            // `--version` alone is the `version` command, which also names the data in use.
+            var command = try parseAsRoot(arguments == ["--version"] ? ["version"] : arguments)
             Telemetry.noticeOnFirstInteractiveRun()
             try command.run()
         } catch let exit as ExitCode {

@@ -7,7 +7,7 @@ import Foundation
 /// Anonymous usage events (requirements §12): recorded and sent only after
 /// `scan prefs set telemetry yes`, to the update server the user saved.
 enum Telemetry {
-    static let appVersion = "0.9.0"
+    static let appVersion = EcodexVersion.program
 
     static let notice = """
         Ecodex privacy: photos, label text and barcodes stay on this computer.

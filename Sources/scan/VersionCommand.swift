@@ -1,0 +1,38 @@
+import ArgumentParser
+import EcodexCore
+import EcodexStore
+import Foundation
+
+/// `scan version` (also `scan --version`): the program, data and pack versions.
+struct VersionCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "version",
+        abstract: "Print the program's version and the data and pack versions in use.")
+
+    @Option(help: "Folder for the store.") var dataDir: String?
+    @Option(help: "text or json.") var format: OutputFormat = .text
+
+    func run() throws {
+        let location = Wiring.location(dataDir)
+        // A store that does not exist yet is not built just to be named: the bundled versions
+        // are what the first scan will install.
+        let installed = FileManager.default.fileExists(atPath: location.additivesPath.path)
+            ? try withStoreErrors { try AdditiveStore(location: location).versions } : nil
+        let versions = installed ?? AdditiveStore.bundledVersions
+        let source = installed != nil ? "installed" : "bundled"
+        switch format {
+        case .json:
+            var object: [String: Any] = ["program": "scan", "version": EcodexVersion.program, "source": source]
+            object["dataVersion"] = versions?.dataVersion
+            object["packVersion"] = versions?.packVersion
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+        case .text, .html:
+            if format == .html { throw ValidationError("--format html is not offered here: use text or json.") }
+            print("scan \(EcodexVersion.program)")
+            if let versions {
+                print("data \(versions.dataVersion) · pack \(versions.packVersion) (\(source))")
+            }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+@testable import scan
+
+/// What a user meets before any scan: versions, and a mistyped command.
+@Suite struct CommandLineTests {
+    @Test func versionNamesTheProgramDataAndPack() throws {
+        let scan = ScanBinary()
+        let fresh = try scan.run(["--version"])
+        #expect(fresh.status == 0, "\(fresh.stderr)")
+        let lines = fresh.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("scan ") == true)
+        #expect(lines.count == 2 && lines[1].contains("data ") && lines[1].contains(" · pack ") && lines[1].hasSuffix("(bundled)"),
+                "a data folder with no store yet names the bundled data: \(fresh.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: scan.dataDir.appendingPathComponent("additives.sqlite").path),
+                "asking for the version builds no store")
+        _ = try scan.run(["code", "E330"])
+        let json = try scan.run(["version", "--format", "json"])
+        let object = json.jsonLines().first
+        #expect(object?["version"] as? String == lines.first.map { String($0.dropFirst("scan ".count)) })
+        #expect(object?["source"] as? String == "installed")
+        #expect((object?["dataVersion"] as? String)?.isEmpty == false && (object?["packVersion"] as? String)?.isEmpty == false)
+    }
+
+    @Test(arguments: [("hsitory", "history"), ("tezt", "text"), ("HISTORY", "history"), ("lookpu", "lookup")])
+    func aMistypedCommandIsAUsageErrorThatNamesTheCommand(_ typed: String, _ meant: String) throws {
+        let run = try ScanBinary().run([typed])
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderr.contains("Did you mean `scan \(meant)`?"), "\(run.stderr)")
+    }
+
+    @Test func aMissingPhotoIsStillACaptureErrorAndAFileWinsOverACommandsName() throws {
+        let scan = ScanBinary()
+        #expect(try scan.run(["no-such-label.jpg"]).status == 10)
+        #expect(try scan.run(["zzzzzz"]).status == 10, "a word near no command is taken as a photo")
+        // A file that happens to be one slip from a command's name is a photo.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ecodex-cmd-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data("not an image".utf8).write(to: dir.appendingPathComponent("tezt"))
+        let p = Process()
+        p.executableURL = ScanBinary.executable
+        p.arguments = ["tezt"]
+        p.currentDirectoryURL = dir
+        p.environment = ProcessInfo.processInfo.environment.merging(["ECODEX_DATA_DIR": scan.dataDir.path]) { $1 }
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 10, "the file is read as a photo (and is not one)")
+    }
+
+    @Test(arguments: [
+        ("hsitory", "history"), ("histroy", "history"), ("barcod", "barcode"), ("updat", "update"),
+        ("label", nil), ("photo.jpg", nil), ("dir/history", nil), ("-x", nil), ("ab", nil), ("history", nil),
+    ] as [(String, String?)])
+    func suggestionsTable(_ word: String, _ expected: String?) {
+        #expect(CommandSuggestion.command(for: word, among: CommandSuggestion.topLevelCommands, fileExists: { _ in false }) == expected)
+    }
+}
