@@ -1,5 +1,7 @@
 import ArgumentParser
+import Crypto
 import EcodexCore
+import EcodexVision
 import Foundation
 
 #if canImport(Glibc)
@@ -67,23 +69,63 @@ struct BatchCommand: ParsableCommand {
     }
 
     /// Scans one photo and prints its line; returns the error class when it failed.
+    /// The file is checked and hashed first, in a bounded buffer, so no input can stop the batch.
     static func scanOne(_ path: String, scanner: ScanPipeline, options: ScanOptions) -> ErrorClass? {
-        let hash = (try? Data(contentsOf: URL(fileURLWithPath: path))).map { Hex.encode(PackCrypto.sha256($0)) }
+        let hash: String
+        do {
+            hash = try photoHash(path)
+        } catch {
+            return failed(path, hash: nil, error)
+        }
         do {
             let report = try scanner.scanImage(at: path, options: options)
             // The renderer's object always has keys, so the hash can lead it without re-parsing.
             let json = JSONRenderer.render(report)
-            emit("{\"sha256\":" + (hash.map { "\"\($0)\"" } ?? "null") + "," + json.dropFirst())
+            emit("{\"sha256\":\"\(hash)\"," + json.dropFirst())
             return nil
         } catch {
-            let e = Failure.classify(error, arguments: ["scan", "batch"])
-            var obj: [String: Any] = ["input": path, "error": ["class": e.errorClass.rawValue, "message": Failure.text(e)],
-                                      "exitCode": Int(e.errorClass.exitCode)]
-            obj["sha256"] = hash ?? NSNull()
-            let data = (try? JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-            emit(String(decoding: data, as: UTF8.self))
-            return e.errorClass
+            return failed(path, hash: hash, error)
         }
+    }
+
+    /// Prints the error line of one input; returns its class.
+    private static func failed(_ path: String, hash: String?, _ error: Error) -> ErrorClass {
+        let e = Failure.classify(error, arguments: ["scan", "batch"])
+        var obj: [String: Any] = ["input": path, "error": ["class": e.errorClass.rawValue, "message": Failure.text(e)],
+                                  "exitCode": Int(e.errorClass.exitCode)]
+        obj["sha256"] = hash ?? NSNull()
+        let data = (try? JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        emit(String(decoding: data, as: UTF8.self))
+        return e.errorClass
+    }
+
+    /// Bytes read at a time while hashing: a photo of any size costs this much memory.
+    static let hashChunkBytes = 1 << 20
+
+    /// The SHA-256 (hex) of a photo `PhotoFile` agrees to open (a regular file within the photo
+    /// size limit), read a chunk at a time.
+    static func photoHash(_ path: String) throws -> String {
+        let (fd, _) = try PhotoFile.open(path)
+        defer { close(fd) }
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: hashChunkBytes, alignment: 16)
+        defer { chunk.deallocate() }
+        var hasher = SHA256()
+        var total: Int64 = 0
+        while true {
+            let n = read(fd, chunk.baseAddress, chunk.count)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw InputFileError.cannotRead(path: path, role: .photo, reason: String(cString: strerror(errno)))
+            }
+            if n == 0 { break }
+            total += Int64(n)
+            // The file may have grown since it was opened.
+            guard total <= PhotoFile.maximumBytes else {
+                throw InputFileError.tooLarge(path: path, role: .photo, limit: Int(PhotoFile.maximumBytes))
+            }
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
+        }
+        return Hex.encode(Array(hasher.finalize()))
     }
 
     private static func emit(_ line: String) {
