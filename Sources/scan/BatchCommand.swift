@@ -24,7 +24,8 @@ struct BatchCommand: ParsableCommand {
             first failed photo, or 0.
 
             `--shard I/N` takes the manifest lines whose index (from 0, counting only path lines) \
-            is I modulo N; `--resume OUT.jsonl` skips every input that already has a line in OUT.jsonl.
+            is I modulo N; `--resume OUT.jsonl` skips every input that already has a line in OUT.jsonl. \
+            Runs resuming from the same file take turns: a second one waits for the first to end.
             """
     )
 
@@ -43,6 +44,9 @@ struct BatchCommand: ParsableCommand {
 
     func run() throws {
         let options = try shopper.scanOptions()
+        // Held until the process ends (the kernel drops it then), after the last line is written.
+        let turn = try resume.map(Self.takeTurn(on:))
+        defer { withExtendedLifetime(turn) {} }
         let done = try resume.map(Self.inputsDone(in:)) ?? []
         guard let lines = LineReader(path: manifest) else {
             throw Self.stop(EcodexError.capture("The manifest \(manifest) cannot be read. Check the path."))
@@ -139,6 +143,27 @@ struct BatchCommand: ParsableCommand {
         let e = Failure.classify(error, arguments: ["scan", "batch"])
         FileHandle.standardError.write(Data("scan batch: \(e.errorClass.rawValue): \(Failure.text(e))\n".utf8))
         return ExitCode(e.errorClass.exitCode)
+    }
+
+    /// Takes an exclusive `flock` on the resume file, so runs resuming from the same output take
+    /// turns: a second run waits (and says so) until the first ends, then skips what it wrote.
+    /// The file is created when missing, as `>> OUT` would; anything but a regular file is refused.
+    static func takeTurn(on path: String) throws -> FileHandle {
+        let fd = open(path, O_RDONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0o666)
+        guard fd >= 0 else { throw stop(EcodexError.capture("The resume file \(path) cannot be read.")) }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+            throw stop(EcodexError.capture("The resume file \(path) is not a regular file."))
+        }
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK else { throw stop(EcodexError.capture("The resume file \(path) cannot be locked.")) }
+            FileHandle.standardError.write(Data("scan batch: another run is resuming from \(path); waiting for it to end.\n".utf8))
+            var result: Int32
+            repeat { result = flock(fd, LOCK_EX) } while result != 0 && errno == EINTR
+            guard result == 0 else { throw stop(EcodexError.capture("The resume file \(path) cannot be locked.")) }
+        }
+        return handle
     }
 
     /// The inputs that have a whole line (result or error) in an earlier run's output.

@@ -4,7 +4,7 @@ import Testing
 import Glibc
 #endif
 
-/// `scan batch` under faults: a huge file in the manifest.
+/// `scan batch` under faults: a huge file in the manifest, two runs resuming from one output.
 @Suite struct BatchFaultTests {
     let scan = ScanBinary()
     let candy = ScanBinary.path("samples/candy-label.jpg")
@@ -48,5 +48,63 @@ import Glibc
         #expect(lines[2]["sha256"] as? String == (try BatchCommandTests.sha256(large)))
         let peak = try #require(NetworkRulesTests.peakMB(run), "\(run.stderr.suffix(300))")
         #expect(peak < 250, "peak \(peak) MB: a photo was held whole")
+    }
+
+    /// Starts `scan batch --resume out` with its output appended to `out`, as `>> out` does.
+    func startResume(_ list: String, out: String) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = ScanBinary.executable
+        process.arguments = ["batch", "--manifest", list, "--resume", out, "--region", "EU"]
+        var env = ProcessInfo.processInfo.environment
+        env["ECODEX_DATA_DIR"] = scan.dataDir.path
+        env["ECODEX_CONFIG"] = scan.dataDir.appendingPathComponent("preferences.conf").path
+        process.environment = env
+        let fd = open(out, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        try #require(fd >= 0)
+        process.standardOutput = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        let err = Pipe()
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return (process, err)
+    }
+
+    /// Reads `pipe` until `text` has come or the writer closed it; everything read.
+    static func read(_ pipe: Pipe, until text: String) -> String {
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains(text) {
+            let chunk = pipe.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen += chunk
+        }
+        return String(decoding: seen, as: UTF8.self)
+    }
+
+    /// Two runs resuming from the same output take turns, so each photo is done once. The test
+    /// holds the output's lock itself while both start, so neither can begin before the other
+    /// is waiting: no race decided by timing.
+    @Test func twoRunsResumingFromOneOutputTakeTurns() throws {
+        let photos = [candy] + (0..<7).map { ScanBinary.path("samples/missing-\($0).jpg") }
+        let list = try manifest(photos)
+        let out = scan.dataDir.appendingPathComponent("out.jsonl").path
+        #expect(try scan.run(["code", "E100"]).status == 0, "the store is built before the runs")
+        let held = open(out, O_RDONLY | O_CREAT | O_CLOEXEC, 0o644)
+        try #require(held >= 0 && flock(held, LOCK_EX) == 0)
+        let (first, firstErr) = try startResume(list, out: out)
+        let (second, secondErr) = try startResume(list, out: out)
+        let waiting = "waiting for it to end"
+        let saidFirst = Self.read(firstErr, until: waiting)
+        let saidSecond = Self.read(secondErr, until: waiting)
+        close(held)
+        first.waitUntilExit()
+        second.waitUntilExit()
+        #expect(saidFirst.contains(waiting), "\(saidFirst)")
+        #expect(saidSecond.contains(waiting), "\(saidSecond)")
+        // One run did the work (the missing photos give 10), the other found it done.
+        #expect([first.terminationStatus, second.terminationStatus].sorted() == [0, 10])
+        let inputs = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["input"] as? String
+        }
+        #expect(inputs.sorted() == photos.sorted(), "each photo exactly once: \(inputs.count) lines")
     }
 }
