@@ -1,5 +1,7 @@
 import ArgumentParser
+import Crypto
 import EcodexCore
+import EcodexVision
 import Foundation
 
 #if canImport(Glibc)
@@ -22,7 +24,8 @@ struct BatchCommand: ParsableCommand {
             first failed photo, or 0.
 
             `--shard I/N` takes the manifest lines whose index (from 0, counting only path lines) \
-            is I modulo N; `--resume OUT.jsonl` skips every input that already has a line in OUT.jsonl.
+            is I modulo N; `--resume OUT.jsonl` skips every input that already has a line in OUT.jsonl. \
+            Runs resuming from the same file take turns: a second one waits for the first to end.
             """
     )
 
@@ -41,6 +44,9 @@ struct BatchCommand: ParsableCommand {
 
     func run() throws {
         let options = try shopper.scanOptions()
+        // Held until the process ends (the kernel drops it then), after the last line is written.
+        let turn = try resume.map(Self.takeTurn(on:))
+        defer { withExtendedLifetime(turn) {} }
         let done = try resume.map(Self.inputsDone(in:)) ?? []
         guard let lines = LineReader(path: manifest) else {
             throw Self.stop(EcodexError.capture("The manifest \(manifest) cannot be read. Check the path."))
@@ -67,23 +73,63 @@ struct BatchCommand: ParsableCommand {
     }
 
     /// Scans one photo and prints its line; returns the error class when it failed.
+    /// The file is checked and hashed first, in a bounded buffer, so no input can stop the batch.
     static func scanOne(_ path: String, scanner: ScanPipeline, options: ScanOptions) -> ErrorClass? {
-        let hash = (try? Data(contentsOf: URL(fileURLWithPath: path))).map { Hex.encode(PackCrypto.sha256($0)) }
+        let hash: String
+        do {
+            hash = try photoHash(path)
+        } catch {
+            return failed(path, hash: nil, error)
+        }
         do {
             let report = try scanner.scanImage(at: path, options: options)
             // The renderer's object always has keys, so the hash can lead it without re-parsing.
             let json = JSONRenderer.render(report)
-            emit("{\"sha256\":" + (hash.map { "\"\($0)\"" } ?? "null") + "," + json.dropFirst())
+            emit("{\"sha256\":\"\(hash)\"," + json.dropFirst())
             return nil
         } catch {
-            let e = Failure.classify(error, arguments: ["scan", "batch"])
-            var obj: [String: Any] = ["input": path, "error": ["class": e.errorClass.rawValue, "message": Failure.text(e)],
-                                      "exitCode": Int(e.errorClass.exitCode)]
-            obj["sha256"] = hash ?? NSNull()
-            let data = (try? JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-            emit(String(decoding: data, as: UTF8.self))
-            return e.errorClass
+            return failed(path, hash: hash, error)
         }
+    }
+
+    /// Prints the error line of one input; returns its class.
+    private static func failed(_ path: String, hash: String?, _ error: Error) -> ErrorClass {
+        let e = Failure.classify(error, arguments: ["scan", "batch"])
+        var obj: [String: Any] = ["input": path, "error": ["class": e.errorClass.rawValue, "message": Failure.text(e)],
+                                  "exitCode": Int(e.errorClass.exitCode)]
+        obj["sha256"] = hash ?? NSNull()
+        let data = (try? JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        emit(String(decoding: data, as: UTF8.self))
+        return e.errorClass
+    }
+
+    /// Bytes read at a time while hashing: a photo of any size costs this much memory.
+    static let hashChunkBytes = 1 << 20
+
+    /// The SHA-256 (hex) of a photo `PhotoFile` agrees to open (a regular file within the photo
+    /// size limit), read a chunk at a time.
+    static func photoHash(_ path: String) throws -> String {
+        let (fd, _) = try PhotoFile.open(path)
+        defer { close(fd) }
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: hashChunkBytes, alignment: 16)
+        defer { chunk.deallocate() }
+        var hasher = SHA256()
+        var total: Int64 = 0
+        while true {
+            let n = read(fd, chunk.baseAddress, chunk.count)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw InputFileError.cannotRead(path: path, role: .photo, reason: String(cString: strerror(errno)))
+            }
+            if n == 0 { break }
+            total += Int64(n)
+            // The file may have grown since it was opened.
+            guard total <= PhotoFile.maximumBytes else {
+                throw InputFileError.tooLarge(path: path, role: .photo, limit: Int(PhotoFile.maximumBytes))
+            }
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
+        }
+        return Hex.encode(Array(hasher.finalize()))
     }
 
     private static func emit(_ line: String) {
@@ -97,6 +143,27 @@ struct BatchCommand: ParsableCommand {
         let e = Failure.classify(error, arguments: ["scan", "batch"])
         FileHandle.standardError.write(Data("scan batch: \(e.errorClass.rawValue): \(Failure.text(e))\n".utf8))
         return ExitCode(e.errorClass.exitCode)
+    }
+
+    /// Takes an exclusive `flock` on the resume file, so runs resuming from the same output take
+    /// turns: a second run waits (and says so) until the first ends, then skips what it wrote.
+    /// The file is created when missing, as `>> OUT` would; anything but a regular file is refused.
+    static func takeTurn(on path: String) throws -> FileHandle {
+        let fd = open(path, O_RDONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0o666)
+        guard fd >= 0 else { throw stop(EcodexError.capture("The resume file \(path) cannot be read.")) }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+            throw stop(EcodexError.capture("The resume file \(path) is not a regular file."))
+        }
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK else { throw stop(EcodexError.capture("The resume file \(path) cannot be locked.")) }
+            FileHandle.standardError.write(Data("scan batch: another run is resuming from \(path); waiting for it to end.\n".utf8))
+            var result: Int32
+            repeat { result = flock(fd, LOCK_EX) } while result != 0 && errno == EINTR
+            guard result == 0 else { throw stop(EcodexError.capture("The resume file \(path) cannot be locked.")) }
+        }
+        return handle
     }
 
     /// The inputs that have a whole line (result or error) in an earlier run's output.

@@ -52,11 +52,12 @@ struct Output {
 
     /// Prints what was collected (the HTML page) and returns the exit code.
     func finish() -> Int32 {
-        Telemetry.flush()
         if format == .html && !htmlReports.isEmpty {
             print(HTMLRenderer.render(htmlReports), terminator: "")
             fflush(nil)
         }
+        // After every result is out: a send is bounded, but nothing waits on it.
+        Telemetry.flush()
         return exitCode
     }
 

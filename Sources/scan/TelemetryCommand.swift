@@ -60,11 +60,40 @@ enum Telemetry {
         queue.append(events(r, installID: queue.installID(), day: day))
     }
 
-    /// Sends what is queued to the saved update server, when the user opted in; offline it waits.
+    /// The time one send may take in all: `ECODEX_TELEMETRY_SECONDS` (0 to 10, for a slow
+    /// link or a test), else `TelemetrySender.defaultBudget`.
+    static var sendBudget: TimeInterval {
+        ProcessInfo.processInfo.environment["ECODEX_TELEMETRY_SECONDS"].flatMap(TimeInterval.init)
+            .map { min(max($0, 0), 10) } ?? TelemetrySender.defaultBudget
+    }
+
+    /// Sends what is queued to the saved update server, when the user opted in, within
+    /// `sendBudget`; what is not accepted stays queued for the next scan.
     static func flush() {
         guard let prefs = optedIn, let server = prefs.updateServer else { return }
         let queue = TelemetryQueue(location: Wiring.location(nil))
-        queue.dropOldest(TelemetrySender.send(queue.queued(), to: server))
+        let events = queue.queued()
+        guard !events.isEmpty else { return }
+        let budget = sendBudget
+        let delivery = TelemetrySender.send(events, to: server, budget: budget)
+        queue.dropOldest(delivery.accepted)
+        let outcome: TelemetryQueue.LastSend.Outcome = switch delivery.stopped {
+        case .none where delivery.refusedStatus == nil: .sent
+        case .timedOut?: .timedOut
+        default: .failed
+        }
+        queue.record(.init(at: ISO8601DateFormatter().string(from: Date()), outcome: outcome, sent: delivery.accepted,
+                           kept: events.count - delivery.accepted, budget: budget))
+    }
+
+    /// One line on the last send, for `scan telemetry show`.
+    static func describe(_ last: TelemetryQueue.LastSend) -> String {
+        let why = switch last.outcome {
+        case .sent: "all sent"
+        case .timedOut: "the server did not answer within \(last.budget) s"
+        case .failed: "the server could not be reached or refused them"
+        }
+        return "Last send: \(last.at), \(last.sent) sent, \(last.kept) kept for the next scan (\(why))"
     }
 }
 
@@ -85,6 +114,7 @@ struct TelemetryCommand: ParsableCommand {
             print("Telemetry: \(prefs.telemetry ? "on" : "off (opt in with `scan prefs set telemetry yes`)")"
                   + "; sent to: \(prefs.telemetry ? prefs.updateServer ?? "nowhere (no update-server saved)" : "nowhere")")
             print("Queued events: \(events.count)")
+            if let last = queue.lastSend() { print(Telemetry.describe(last)) }
             for e in events { print(String(decoding: e.json.encoded, as: UTF8.self)) }
         }
     }

@@ -54,7 +54,7 @@ enum ImageLoader {
         try VisionLibraries.ensure()
         LeptonicaQuiet.ensure()
         // A regular file only: a FIFO or a device named as a photo would block or never end.
-        let (fd, fileBytes) = try InputFile.open(path, role: .photo)
+        let (fd, fileBytes) = try PhotoFile.open(path)
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 64)) ?? Data()
@@ -136,7 +136,7 @@ enum ImageLoader {
     /// barcode fallback reads it again). A 12 MP HEIC takes about 0.5 s to decode; that first
     /// decode kept its luminance (`KeptGray`), so it is not decoded twice.
     static func loadForBarcodes(_ path: String) throws -> PixImage {
-        let (fd, _) = try InputFile.open(path, role: .photo)
+        let (fd, _) = try PhotoFile.open(path)
         let identity = FileIdentity(fd)
         close(fd)
         if let identity, let gray = KeptGray.take(identity) { return gray }
