@@ -50,6 +50,7 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
     ///   or cannot be created or upgraded because the folder or file is read-only.
     public convenience init(location: StoreLocation, basePackURL: URL? = nil) throws {
         let path = location.additivesPath
+        try DataFolder.prepare(location.directory)
         StoreBuilder.removeStaleTemporaryFiles(in: location.directory)
         if !FileManager.default.fileExists(atPath: path.path) {
             // First run: build under the writers' lock, unless another process built it meanwhile.

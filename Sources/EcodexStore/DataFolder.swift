@@ -26,6 +26,77 @@ enum DataFolder {
         } catch {
             throw StoreError.cannotWrite(folder: directory, detail: "\(error)")
         }
+        try checkOwnership(directory)
+    }
+
+    /// Refuses a data folder another user could change, as ssh and gpg do: every folder on
+    /// its path (symlinks followed, and every folder they pass through), the folder itself
+    /// and the files in it must be the user's or root's and not writable by others. A sticky
+    /// folder of root or the user (like /tmp) may be writable by others above the data folder.
+    ///
+    /// - Throws: `StoreError.ownedByOther` or `.writableByOthers` for the first such path.
+    static func checkOwnership(_ directory: URL) throws {
+        let me = geteuid()
+        guard let folder = realPath(directory.path) else { return }
+        var above = Set(chain(of: folder).dropLast())
+        var prefix = ""
+        for component in directory.standardizedFileURL.path.split(separator: "/").dropLast() {
+            prefix += "/" + component
+            if let real = realPath(prefix) { above.formUnion(chain(of: real)) }
+        }
+        above.remove(folder)
+        for path in above.sorted(by: { $0.count < $1.count }) {
+            try check(path, me: me, stickyAllowed: true)
+        }
+        var info = stat()
+        guard lstat(folder, &info) == 0 else { return }
+        if info.st_uid != me { throw StoreError.ownedByOther(path: URL(fileURLWithPath: folder), owner: info.st_uid) }
+        try check(folder, me: me, stickyAllowed: false)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        for name in names.sorted().prefix(maximumEntriesChecked) {
+            let path = folder + "/" + name
+            guard lstat(path, &info) == 0 else { continue }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR: continue
+            case S_IFLNK:
+                guard let target = realPath(path) else { continue }
+                for step in chain(of: target).dropLast() { try check(step, me: me, stickyAllowed: true) }
+                try check(target, me: me, stickyAllowed: false)
+            default: try check(path, me: me, stickyAllowed: false)
+            }
+        }
+    }
+
+    /// Entries of the data folder checked (it holds a few dozen; the bound keeps a flooded one cheap).
+    static let maximumEntriesChecked = 4_096
+
+    private static func check(_ path: String, me: uid_t, stickyAllowed: Bool) throws {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return }
+        let url = URL(fileURLWithPath: path)
+        guard info.st_uid == me || info.st_uid == 0 else { throw StoreError.ownedByOther(path: url, owner: info.st_uid) }
+        let sticky = info.st_mode & S_IFMT == S_IFDIR && info.st_mode & S_ISVTX != 0
+        if info.st_mode & 0o022 != 0, !(stickyAllowed && sticky) {
+            throw StoreError.writableByOthers(path: url, mode: info.st_mode & 0o7777)
+        }
+    }
+
+    /// `path` with every symlink resolved, or nil when it does not exist.
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// `/`, `/a`, `/a/b` for `/a/b`.
+    private static func chain(of path: String) -> [String] {
+        var out = ["/"]
+        var prefix = ""
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            out.append(prefix)
+        }
+        return out
     }
 
     static func createPrivateFile(_ path: String) throws { try PrivateFile.createEmpty(path) }

@@ -51,4 +51,58 @@ import Testing
         #expect(try String(contentsOf: conf, encoding: .utf8).contains("diet = vegan"))
     }
 
+    // MARK: - A data folder another user could change
+
+    @Test func aDataFolderAnotherUserCouldChangeIsRefused() throws {
+        let scan = ScanBinary()
+        // The ordinary data folder below /tmp (sticky, root's) is used as before.
+        let first = try scan.run(["code", "E330"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let nobody: uid_t = 65534
+        // Another user's folder anyone may write, reached through a symlink: that user could
+        // put their own store there (the copy below stands in for it).
+        let shared = scan.dataDir.appendingPathComponent("shared")
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: false)
+        try FileManager.default.copyItem(at: scan.dataDir.appendingPathComponent("additives.sqlite"),
+                                         to: shared.appendingPathComponent("additives.sqlite"))
+        chmod(shared.path, 0o777)
+        chown(shared.path, nobody, nobody)
+        let link = scan.dataDir.appendingPathComponent("link")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: shared)
+        for args in [["text", "water, E102"], ["store", "check"], ["history"], ["code", "E330", "--format", "json"]] {
+            let run = try scan.run(args, environment: ["ECODEX_DATA_DIR": link.path])
+            #expect(run.status == 13, "scan \(args.joined(separator: " ")): \(run.stdout) \(run.stderr)")
+            #expect((run.stderr + run.stdout).contains("\(shared.path): another user owns it"), "\(run.stderr)")
+        }
+        #expect(try scan.run(["store", "check"], environment: ["ECODEX_DATA_DIR": link.path]).stdout.isEmpty)
+
+        // The user's own folder that others may write: refused, and what to fix is said.
+        let open = scan.dataDir.appendingPathComponent("open")
+        try FileManager.default.createDirectory(at: open, withIntermediateDirectories: false)
+        chmod(open.path, 0o777)
+        let writable = try scan.run(["code", "E330"], environment: ["ECODEX_DATA_DIR": open.path])
+        #expect(writable.status == 13)
+        #expect(writable.stderr.contains("other users can write there. Remove their write access (chmod go-w)"), "\(writable.stderr)")
+        // ... and below a folder others may write that is not sticky.
+        let inside = try scan.run(["code", "E330"], environment: ["ECODEX_DATA_DIR": open.appendingPathComponent("ecodex").path])
+        #expect(inside.status == 13 && inside.stderr.contains("\(open.path): other users can write"), "\(inside.stderr)")
+
+        // A file in the user's folder that another user owns.
+        let mine = scan.dataDir.appendingPathComponent("mine")
+        #expect(try scan.run(["code", "E330"], environment: ["ECODEX_DATA_DIR": mine.path]).status == 0)
+        let store = mine.appendingPathComponent("additives.sqlite")
+        chown(store.path, nobody, nobody)
+        let owned = try scan.run(["code", "E330"], environment: ["ECODEX_DATA_DIR": mine.path])
+        #expect(owned.status == 13 && owned.stderr.contains("\(store.path): another user owns it"), "\(owned.stderr)")
+
+        // A sticky folder of root's, like /tmp, may be writable by all above the data folder.
+        let sticky = scan.dataDir.appendingPathComponent("sticky")
+        try FileManager.default.createDirectory(at: sticky, withIntermediateDirectories: false)
+        chmod(sticky.path, 0o1777)
+        let below = try scan.run(["code", "E330"], environment: ["ECODEX_DATA_DIR": sticky.appendingPathComponent("ecodex").path])
+        #expect(below.status == 0, "\(below.stderr)")
+        let itself = try scan.run(["code", "E330"], environment: ["ECODEX_DATA_DIR": sticky.path])
+        #expect(itself.status == 13, "the data folder itself must not be writable by others, sticky or not")
+    }
+
 }

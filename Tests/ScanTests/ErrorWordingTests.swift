@@ -39,6 +39,7 @@ import Testing
             OCRError.recognitionFailed(code: -1), OCRError.notRead,
             StoreError.damaged(path: file, detail: "page 3"), StoreError.newerSchema(path: file, found: 9, supported: 4),
             StoreError.cannotWrite(folder: folder, detail: "EROFS"), StoreError.readOnlyUpgrade(path: file, detail: "EACCES"),
+            StoreError.ownedByOther(path: folder, owner: 65534), StoreError.writableByOthers(path: folder, mode: 0o777),
             StoreError.unreadable(path: file, detail: "EACCES"), StoreError.readFailed(path: file, detail: "SQLITE_IOERR"),
             StoreError.basePackMissing(detail: "missing"), StoreError.buildFailed(detail: "SQLITE_FULL"),
             HistoryError.damaged(path: file, detail: "header"), HistoryError.newerSchema(path: file, found: 9, supported: 3),
