@@ -56,6 +56,8 @@ public enum HistoryError: ClassifiedError, Equatable {
     case newerSchema(path: URL, found: Int, supported: Int)
     /// The file or its folder cannot be written or read.
     case unavailable(path: URL, detail: String)
+    /// The file or its folder is read-only: history can be listed but not saved or changed.
+    case readOnly(path: URL)
 
     public var errorClass: ErrorClass { .lookup }
 
@@ -65,6 +67,7 @@ public enum HistoryError: ClassifiedError, Equatable {
         case .newerSchema(let path, let found, let supported):
             "\(path.path): schema version \(found), this program reads up to \(supported)"
         case .unavailable(let path, let detail): "\(path.path) unavailable: \(detail)"
+        case .readOnly(let path): "\(path.path) is read-only"
         }
     }
 }

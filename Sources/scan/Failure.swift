@@ -212,6 +212,8 @@ enum Failure {
         case .newerSchema: ("Your scan history was saved by a newer version of Ecodex. Update Ecodex to read it.", nil)
         case .unavailable(let path, _):
             ("Ecodex cannot save or read scan history at \(path.path). Check that the folder is writable.", .chooseDataFolder)
+        case .readOnly(let path):
+            ("Scan history at \(path.path) is read-only: it can be listed but nothing is saved.", .chooseDataFolder)
         }
     }
 

@@ -105,4 +105,44 @@ import Testing
         #expect(itself.status == 13, "the data folder itself must not be writable by others, sticky or not")
     }
 
+    // MARK: - A read-only data folder
+
+    /// Runs `scan` with its data folder mounted read-only (in its own mount namespace), which
+    /// stops root too; exits 99 when the mount cannot be made here.
+    static let readOnlyMount = ["/usr/bin/unshare", "-m", "--", "/bin/sh", "-c", """
+        d="$ECODEX_DATA_DIR"; mount --bind "$d" "$d" && mount -o remount,bind,ro "$d" "$d" || exit 99
+        touch "$d/probe" 2>/dev/null && exit 99; exec "$0" "$@"
+        """]
+
+    @Test func aReadOnlyDataFolderIsSaidSoAndStillWorks() throws {
+        let scan = ScanBinary()
+        let saved = try scan.run(["text", "water, E102"])
+        #expect(saved.status == 0, "\(saved.stderr)")
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return }
+        let before = try FileManager.default.contentsOfDirectory(atPath: scan.dataDir.path).sorted()
+
+        let result = try scan.run(["text", "sugar, E330", "--format", "json"], wrapper: Self.readOnlyMount)
+        guard result.status != 99 else { return }
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.jsonLines().first?.codes == ["E330"])
+        #expect(result.stderr.contains("this result was not saved to history") && result.stderr.contains("is read-only"), "\(result.stderr)")
+
+        let history = try scan.run(["history"], wrapper: Self.readOnlyMount)
+        #expect(history.status == 0, "\(history.stderr)")
+        #expect(history.stdout.contains("E102") && !history.stdout.contains("E330"), "\(history.stdout)")
+        let show = try scan.run(["history", "show", "1"], wrapper: Self.readOnlyMount)
+        #expect(show.status == 0 && show.stdout.contains("E102"), "\(show.stderr)")
+
+        let check = try scan.run(["store", "check"], wrapper: Self.readOnlyMount)
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(check.stdout.contains("healthy") && check.stdout.contains("is read-only"), "\(check.stdout)")
+
+        let clear = try scan.run(["history", "clear"], wrapper: Self.readOnlyMount)
+        #expect(clear.status == 13)
+        #expect(clear.stderr.contains("is read-only"), "\(clear.stderr)")
+        for run in [result, history, show, check, clear] {
+            #expect(!(run.stdout + run.stderr).contains("damaged"), "\(run.stdout) \(run.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scan.dataDir.path).sorted() == before)
+    }
 }

@@ -43,7 +43,7 @@ import Testing
             StoreError.unreadable(path: file, detail: "EACCES"), StoreError.readFailed(path: file, detail: "SQLITE_IOERR"),
             StoreError.basePackMissing(detail: "missing"), StoreError.buildFailed(detail: "SQLITE_FULL"),
             HistoryError.damaged(path: file, detail: "header"), HistoryError.newerSchema(path: file, found: 9, supported: 3),
-            HistoryError.unavailable(path: file, detail: "EACCES"),
+            HistoryError.unavailable(path: file, detail: "EACCES"), HistoryError.readOnly(path: file),
             ProductListError.damaged(path: file, detail: "header"), ProductListError.newerSchema(path: file, found: 9), ProductListError.unreadable(path: file, detail: "EACCES"),
             ImportError.cannotReplace(path: "/data/products.sqlite", detail: "EXDEV"), ImportError.cannotWrite(folder: folder, detail: "ENOSPC"),
             ImportError.cannotAddTo(path: "/data/products.sqlite", version: 9), ImportError.readFailed(reason: "EIO"),
