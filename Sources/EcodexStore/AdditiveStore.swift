@@ -50,6 +50,7 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
     ///   or cannot be created or upgraded because the folder or file is read-only.
     public convenience init(location: StoreLocation, basePackURL: URL? = nil) throws {
         let path = location.additivesPath
+        try DataFolder.prepare(location.directory)
         StoreBuilder.removeStaleTemporaryFiles(in: location.directory)
         if !FileManager.default.fileExists(atPath: path.path) {
             // First run: build under the writers' lock, unless another process built it meanwhile.
@@ -363,15 +364,20 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
     /// The check runs on a read-write connection when the file allows one: on SQLite
     /// 3.40 a read-only connection does not report a row that breaks a CHECK
     /// constraint, so a zeroed or altered page could pass. Nothing is written.
+    ///
+    /// A file SQLite can only open read-only (a read-only folder or mount) is checked on a
+    /// private copy in the temporary folder, so read-only never passes for damage.
     static func isSound(_ path: URL) -> Bool {
         guard let db = (try? Connection(path: path.path, mode: .readWrite)) ?? (try? Connection(path: path.path, mode: .readOnly))
         else { return false }
         defer { db.close() }
+        if db.isReadOnly, let sound = onPrivateCopy(of: path, isSound) { return sound }
         do {
             let check = try db.prepare("PRAGMA integrity_check")
             guard try check.step(), check.text(0) == "ok", try !check.step() else { return false }
             // 'integrity-check' with rank 1 compares the index with its external content table.
-            try db.execute("INSERT INTO names_fts (names_fts, rank) VALUES ('integrity-check', 1)")
+            // A write statement: without a copy to check, a read-only file skips only this check.
+            if !db.isReadOnly { try db.execute("INSERT INTO names_fts (names_fts, rank) VALUES ('integrity-check', 1)") }
             // A store of the first layout (kept for rollback) holds plain JSON, which the
             // integrity check already validated (a CHECK constraint).
             guard try db.userVersion() >= 2 else { return true }
@@ -389,6 +395,32 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
         } catch {
             return false
         }
+    }
+
+    /// Runs `body` on a byte-for-byte private copy of `path` in the temporary folder, removed
+    /// afterwards; nil when the copy cannot be made or is itself read-only.
+    private static func onPrivateCopy<T>(of path: URL, _ body: (URL) -> T) -> T? {
+        let copy = FileManager.default.temporaryDirectory
+            .appendingPathComponent("ecodex-check-\(getpid())-\(UUID().uuidString.prefix(8)).sqlite")
+        defer {
+            for suffix in ["", "-journal", "-wal", "-shm"] { unlink(copy.path + suffix) }
+        }
+        let source = open(path.path, O_RDONLY | O_CLOEXEC)
+        guard source >= 0 else { return nil }
+        defer { close(source) }
+        guard let target = try? PrivateFile.create(copy.path, flags: O_WRONLY | O_CREAT | O_EXCL) else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var copied = true
+        while copied {
+            let n = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { copied = n == 0; break }
+            copied = buffer.withUnsafeBytes { write(target, $0.baseAddress, n) } == n
+        }
+        close(target)
+        guard copied, let probe = try? Connection(path: copy.path, mode: .readWrite), !probe.isReadOnly else { return nil }
+        probe.close()
+        return body(copy)
     }
 
     // MARK: - Internals

@@ -7,121 +7,113 @@ import Glibc
 import Darwin
 #endif
 
-/// The one owner of how files in the data folder are made: the folder is
-/// readable by its owner only (0700), every file in it 0600, and what must
-/// survive a crash is written aside, flushed and renamed.
+/// The data folder's files, made the one way `PrivateFile` makes them: the folder is
+/// readable by its owner only (0700), every file in it 0600, and what must survive a
+/// crash is written aside, flushed and renamed.
 ///
 /// History and the product cache are the user's own data, and the stores say
 /// what they scan; nothing there is for other users of the machine.
 enum DataFolder {
-    static let folderMode: mode_t = 0o700
-    static let fileMode: mode_t = 0o600
+    static let folderMode = PrivateFile.folderMode
+    static let fileMode = PrivateFile.fileMode
+    typealias SystemError = PrivateFile.SystemError
 
-    /// Creates `directory` (and missing parents) with mode 0700. A folder that
-    /// already exists keeps its mode: the user may have chosen a shared one on purpose.
+    /// Creates `directory` (and missing parents) with mode 0700. A folder that already exists
+    /// keeps its mode.
     static func prepare(_ directory: URL) throws {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue { return }
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: Int(folderMode)])
+            try PrivateFile.makeFolder(directory)
         } catch {
             throw StoreError.cannotWrite(folder: directory, detail: "\(error)")
         }
-        // The mode given to mkdir is filtered by the umask; set it exactly.
-        chmod(directory.path, folderMode)
+        try checkOwnership(directory)
     }
 
-    /// Creates an empty file at `path` readable by its owner only, for SQLite to open:
-    /// SQLite creates files 0644, and its journal, WAL and shm files copy the database
-    /// file's mode, so a database created through here keeps all its files private.
-    static func createPrivateFile(_ path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, fileMode)
-        guard fd >= 0 else { throw ioError("open \(path)") }
-        fchmod(fd, fileMode)
-        close(fd)
-    }
-
-    /// Takes away what group and others may do with an existing file (a copy, a file an
-    /// older version made); what its owner may do stays as it is (a read-only file stays so).
-    static func makePrivate(_ path: String) {
+    /// Refuses a data folder another user could change, as ssh and gpg do: every folder on
+    /// its path (symlinks followed, and every folder they pass through), the folder itself
+    /// and the files in it must be the user's or root's and not writable by others. A sticky
+    /// folder of root or the user (like /tmp) may be writable by others above the data folder.
+    ///
+    /// - Throws: `StoreError.ownedByOther` or `.writableByOthers` for the first such path.
+    static func checkOwnership(_ directory: URL) throws {
+        let me = geteuid()
+        guard let folder = realPath(directory.path) else { return }
+        var above = Set(chain(of: folder).dropLast())
+        var prefix = ""
+        for component in directory.standardizedFileURL.path.split(separator: "/").dropLast() {
+            prefix += "/" + component
+            if let real = realPath(prefix) { above.formUnion(chain(of: real)) }
+        }
+        above.remove(folder)
+        for path in above.sorted(by: { $0.count < $1.count }) {
+            try check(path, me: me, stickyAllowed: true)
+        }
         var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & 0o077 != 0 else { return }
-        chmod(path, info.st_mode & 0o700)
-    }
-
-    /// Writes `parts`, one after the other, to `url` all or nothing, like `writeAtomically`
-    /// (for a large file held in pieces: nothing is copied into one buffer first).
-    static func writeAtomically(parts: [UnsafeRawBufferPointer], to url: URL) throws {
-        let temporary = url.path + ".tmp-\(getpid())-\(UUID().uuidString.prefix(8))"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, fileMode)
-        guard fd >= 0 else { throw ioError("open \(temporary)") }
-        fchmod(fd, fileMode)
-        var complete = true
-        for part in parts where complete {
-            var done = 0
-            while done < part.count {
-                let n = write(fd, part.baseAddress! + done, part.count - done)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { complete = false; break }
-                done += n
+        guard lstat(folder, &info) == 0 else { return }
+        if info.st_uid != me { throw StoreError.ownedByOther(path: URL(fileURLWithPath: folder), owner: info.st_uid) }
+        try check(folder, me: me, stickyAllowed: false)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        for name in names.sorted().prefix(maximumEntriesChecked) {
+            let path = folder + "/" + name
+            guard lstat(path, &info) == 0 else { continue }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR: continue
+            case S_IFLNK:
+                guard let target = realPath(path) else { continue }
+                for step in chain(of: target).dropLast() { try check(step, me: me, stickyAllowed: true) }
+                try check(target, me: me, stickyAllowed: false)
+            default: try check(path, me: me, stickyAllowed: false)
             }
         }
-        let synced = complete && fsync(fd) == 0
-        close(fd)
-        guard synced, rename(temporary, url.path) == 0 else {
-            let error = ioError("write \(url.path)")
-            unlink(temporary)
-            throw error
+    }
+
+    /// Entries of the data folder checked (it holds a few dozen; the bound keeps a flooded one cheap).
+    static let maximumEntriesChecked = 4_096
+
+    private static func check(_ path: String, me: uid_t, stickyAllowed: Bool) throws {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return }
+        let url = URL(fileURLWithPath: path)
+        guard info.st_uid == me || info.st_uid == 0 else { throw StoreError.ownedByOther(path: url, owner: info.st_uid) }
+        let sticky = info.st_mode & S_IFMT == S_IFDIR && info.st_mode & S_ISVTX != 0
+        if info.st_mode & 0o022 != 0, !(stickyAllowed && sticky) {
+            throw StoreError.writableByOthers(path: url, mode: info.st_mode & 0o7777)
         }
-        _ = syncFile(url.deletingLastPathComponent().path)
     }
 
-    /// Writes `bytes` to `url` all or nothing: a private temporary file beside it,
-    /// flushed, renamed over it, and the folder flushed.
-    static func writeAtomically(_ bytes: Data, to url: URL) throws {
-        let temporary = url.path + ".tmp-\(getpid())-\(UUID().uuidString.prefix(8))"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, fileMode)
-        guard fd >= 0 else { throw ioError("open \(temporary)") }
-        fchmod(fd, fileMode)
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard written == bytes.count, synced, rename(temporary, url.path) == 0 else {
-            let error = ioError("write \(url.path)")
-            unlink(temporary)
-            throw error
+    /// `path` with every symlink resolved, or nil when it does not exist.
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// `/`, `/a`, `/a/b` for `/a/b`.
+    private static func chain(of path: String) -> [String] {
+        var out = ["/"]
+        var prefix = ""
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            out.append(prefix)
         }
-        _ = syncFile(url.deletingLastPathComponent().path)
+        return out
     }
 
-    /// Appends one line to a private log file, creating it when missing.
-    static func appendLine(_ line: Data, to url: URL) {
-        let fd = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, fileMode)
-        guard fd >= 0 else { return }
-        defer { close(fd) }
-        // O_APPEND writes of one line land whole, even from two processes at once.
-        _ = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    static func createPrivateFile(_ path: String) throws { try PrivateFile.createEmpty(path) }
+
+    static func makePrivate(_ path: String) { PrivateFile.makePrivate(path) }
+
+    static func writeAtomically(parts: [UnsafeRawBufferPointer], to url: URL) throws {
+        try PrivateFile.writeAtomically(parts: parts, to: url)
     }
 
-    /// fsync()s a file or directory so a following rename cannot outrun its contents.
-    static func syncFile(_ path: String) -> Bool {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        return fsync(fd) == 0
-    }
+    static func writeAtomically(_ bytes: Data, to url: URL) throws { try PrivateFile.writeAtomically(bytes, to: url) }
 
-    static func ioError(_ call: String) -> SystemError {
-        SystemError(call: call, reason: String(cString: strerror(errno)))
-    }
+    static func appendLine(_ line: Data, to url: URL) { PrivateFile.appendLine(line, to: url) }
 
-    /// A failed system call, for the `detail` of the error the caller raises.
-    struct SystemError: Error, CustomStringConvertible {
-        var call: String
-        var reason: String
-        var description: String { "\(call): \(reason)" }
-    }
+    static func syncFile(_ path: String) -> Bool { PrivateFile.syncFile(path) }
+
+    static func ioError(_ call: String) -> SystemError { PrivateFile.ioError(call) }
 }
 
 /// An exclusive lock on a file in the data folder (`flock`), held while `body` runs.

@@ -136,7 +136,7 @@ public final class ProductCacheLookup: ProductSource, @unchecked Sendable {
         self.path = path
         shared = SerializedConnection(lazy: {
             guard FileManager.default.fileExists(atPath: path.path) else { return nil }
-            let c = try Connection(path: path.path, mode: .readOnly)
+            let c = try UserStore.openReadOnly(path)
             try c.execute("PRAGMA busy_timeout = \(UserStore.busyTimeoutMs)")
             guard try c.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name = 'product_cache'") > 0 else {
                 c.close()

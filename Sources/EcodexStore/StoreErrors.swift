@@ -13,6 +13,11 @@ public enum StoreError: ClassifiedError, Equatable {
     case newerSchema(path: URL, found: Int, supported: Int)
     /// The data folder cannot be created or written (read-only, not a folder, no space).
     case cannotWrite(folder: URL, detail: String)
+    /// A folder on the data folder's path, the folder itself or a file in it belongs to
+    /// another user (`owner`), who could replace what Ecodex reads there.
+    case ownedByOther(path: URL, owner: UInt32)
+    /// Such a folder or file is writable by other users (`mode`); see `DataFolder.checkOwnership`.
+    case writableByOthers(path: URL, mode: UInt32)
     /// The store needs a schema upgrade but its file or folder is read-only.
     case readOnlyUpgrade(path: URL, detail: String)
     /// The store file cannot be opened for reading (permissions).
@@ -32,6 +37,8 @@ public enum StoreError: ClassifiedError, Equatable {
         case .newerSchema(let path, let found, let supported):
             "\(path.path): schema version \(found), this program reads up to \(supported)"
         case .cannotWrite(let folder, let detail): "cannot write in \(folder.path): \(detail)"
+        case .ownedByOther(let path, let owner): "\(path.path) is owned by uid \(owner)"
+        case .writableByOthers(let path, let mode): "\(path.path) is writable by others (mode \(String(mode, radix: 8)))"
         case .readOnlyUpgrade(let path, let detail): "\(path.path) needs an upgrade but is read-only: \(detail)"
         case .unreadable(let path, let detail): "\(path.path) unreadable: \(detail)"
         case .readFailed(let path, let detail): "\(path.path): \(detail)"
@@ -49,6 +56,8 @@ public enum HistoryError: ClassifiedError, Equatable {
     case newerSchema(path: URL, found: Int, supported: Int)
     /// The file or its folder cannot be written or read.
     case unavailable(path: URL, detail: String)
+    /// The file or its folder is read-only: history can be listed but not saved or changed.
+    case readOnly(path: URL)
 
     public var errorClass: ErrorClass { .lookup }
 
@@ -58,6 +67,7 @@ public enum HistoryError: ClassifiedError, Equatable {
         case .newerSchema(let path, let found, let supported):
             "\(path.path): schema version \(found), this program reads up to \(supported)"
         case .unavailable(let path, let detail): "\(path.path) unavailable: \(detail)"
+        case .readOnly(let path): "\(path.path) is read-only"
         }
     }
 }

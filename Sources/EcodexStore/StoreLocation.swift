@@ -24,6 +24,12 @@ public struct StoreLocation: Sendable, Equatable {
         self.userPath = self.directory.appendingPathComponent("user.sqlite")
     }
 
+    /// True when the folder exists but cannot be written (a read-only mount, a folder
+    /// without write permission): stores can be read, nothing can be saved.
+    public var isReadOnly: Bool {
+        FileManager.default.fileExists(atPath: directory.path) && access(directory.path, W_OK) != 0
+    }
+
     /// Resolves the data directory from an option value and the environment (see the type's doc).
     /// Empty values count as unset.
     public static func resolve(override: String?, environment: [String: String]) -> StoreLocation {

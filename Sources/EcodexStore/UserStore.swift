@@ -1,4 +1,5 @@
 import EcodexCore
+internal import CSQLite3
 import Foundation
 
 /// The user's own data (`user.sqlite`): every scan's result, so `scan history`
@@ -11,6 +12,8 @@ import Foundation
 public final class UserStore: @unchecked Sendable {
     public let location: StoreLocation
     public let retention: Retention
+    /// True when the file or its folder is read-only: saving throws `HistoryError.readOnly`.
+    public let isReadOnly: Bool
     private let db: Connection
     private let shared: SerializedConnection
 
@@ -50,7 +53,24 @@ public final class UserStore: @unchecked Sendable {
         let path = location.userPath
         try DataFolder.prepare(location.directory)
         do {
-            if !FileManager.default.fileExists(atPath: path.path) {
+            let exists = FileManager.default.fileExists(atPath: path.path)
+            if exists && (location.isReadOnly || access(path.path, W_OK) != 0) {
+                // A read-only folder or file: history is listed, saving says it is read-only.
+                isReadOnly = true
+                let db = try UserStore.openReadOnly(path)
+                let version = try db.userVersion()
+                if version > UserSchema.version {
+                    throw HistoryError.newerSchema(path: path, found: version, supported: UserSchema.version)
+                }
+                // An older file cannot be brought up to date here.
+                guard version == UserSchema.version else { throw HistoryError.readOnly(path: path) }
+                self.db = db
+                shared = SerializedConnection(db) { UserStore.translate($0, path: path) }
+                return
+            }
+            isReadOnly = false
+            if !exists {
+                if location.isReadOnly { throw HistoryError.readOnly(path: path) }
                 do { try DataFolder.createPrivateFile(path.path) } catch {
                     throw HistoryError.unavailable(path: path, detail: "\(error)")
                 }
@@ -58,8 +78,6 @@ public final class UserStore: @unchecked Sendable {
                 // A file made by an older version (0644) becomes the user's own too.
                 DataFolder.makePrivate(path.path)
             }
-            // READWRITE silently falls back to read-only for a write-protected file;
-            // reading history still works then, and saving reports the problem.
             let db = try Connection(path: path.path, mode: .create)
             try db.execute("PRAGMA busy_timeout = \(UserStore.busyTimeoutMs); PRAGMA foreign_keys = ON")
             try UserStore.retryingBusy {
@@ -100,6 +118,13 @@ public final class UserStore: @unchecked Sendable {
         } catch let error as SQLiteError {
             throw UserStore.translate(error, path: path)
         }
+    }
+
+    /// Opens `path` for reading only. In a read-only folder SQLite cannot make the WAL index
+    /// a WAL file needs, so the file is then read as immutable (nobody can write it there).
+    static func openReadOnly(_ path: URL) throws -> Connection {
+        if let db = try? Connection(path: path.path, mode: .readOnly), (try? db.userVersion()) != nil { return db }
+        return try Connection(path: path.path, mode: .immutable)
     }
 
     /// Runs `body`, again when SQLite still reports the file busy (or locked) after its timeout.
@@ -147,7 +172,7 @@ public final class UserStore: @unchecked Sendable {
         // fifth of `scan text`'s time).
         let stored = JSONRenderer.render(labelled)
         let summary = report.summary
-        return try withConnection { try UserStore.retryingBusy { try db.transaction {
+        return try writing { try UserStore.retryingBusy { try db.transaction {
             try db.cached("""
                 INSERT INTO scan_history (scanned_at, input_label, input_kind, region, codes, flagged, neutral,
                                           unmatched, data_version, pack_version, result_json)
@@ -191,14 +216,14 @@ public final class UserStore: @unchecked Sendable {
 
     /// Deletes every saved scan. The product cache stays.
     public func clearHistory() throws {
-        try withConnection { try UserStore.retryingBusy { try db.execute("DELETE FROM scan_history") } }
+        try writing { try UserStore.retryingBusy { try db.execute("DELETE FROM scan_history") } }
     }
 
     // MARK: - Product cache
 
     /// Saves (or replaces) a product's ingredients by barcode.
     public func cacheProduct(_ product: CachedProduct) throws {
-        try withConnection { try UserStore.retryingBusy {
+        try writing { try UserStore.retryingBusy {
             try db.cached("""
                 INSERT OR REPLACE INTO product_cache (barcode, ingredients_text, additives_found, timestamp, region)
                 VALUES (?, ?, ?, ?, ?)
@@ -257,8 +282,15 @@ public final class UserStore: @unchecked Sendable {
         try shared.run { _ in try body() }
     }
 
+    /// `withConnection` for a change: refused at once when the file is read-only.
+    private func writing<T>(_ body: () throws -> T) throws -> T {
+        if isReadOnly { throw HistoryError.readOnly(path: location.userPath) }
+        return try withConnection(body)
+    }
+
     static func translate(_ error: SQLiteError, path: URL) -> HistoryError {
         if error.isDamage { return .damaged(path: path, detail: error.description) }
+        if error.primaryCode == SQLITE_READONLY { return .readOnly(path: path) }
         return .unavailable(path: path, detail: error.description)
     }
 

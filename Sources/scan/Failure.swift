@@ -191,6 +191,12 @@ enum Failure {
             ("The additive list was made by a newer version of Ecodex. Update Ecodex, or restore the built-in list.", .rebuildStore)
         case .cannotWrite(let folder, _):
             ("Ecodex cannot write to its data folder \(folder.path) (it is read-only or not a folder).", .chooseDataFolder)
+        case .ownedByOther(let path, _):
+            ("Ecodex will not read its data through \(path.path): another user owns it and could change what scans show. Move the data folder somewhere of your own.",
+             .chooseDataFolder)
+        case .writableByOthers(let path, _):
+            ("Ecodex will not read its data through \(path.path): other users can write there. Remove their write access (chmod go-w), or move the data folder.",
+             .chooseDataFolder)
         case .readOnlyUpgrade(let path, _):
             ("The additive list needs an update but its file is read-only. Make \(path.path) writable.", .chooseDataFolder)
         case .unreadable(let path, _): ("Ecodex cannot read the additive list at \(path.path). Check the file's permissions.", .rebuildStore)
@@ -206,6 +212,8 @@ enum Failure {
         case .newerSchema: ("Your scan history was saved by a newer version of Ecodex. Update Ecodex to read it.", nil)
         case .unavailable(let path, _):
             ("Ecodex cannot save or read scan history at \(path.path). Check that the folder is writable.", .chooseDataFolder)
+        case .readOnly(let path):
+            ("Scan history at \(path.path) is read-only: it can be listed but nothing is saved.", .chooseDataFolder)
         }
     }
 

@@ -147,6 +147,9 @@ struct StoreCommand: ParsableCommand {
                 throw withClass(.lookup("The additive list is damaged.", advice: .rebuildStore))
             }
             print("The additive store is healthy.")
+            if store.location.isReadOnly {
+                print("Its folder \(store.location.directory.path) is read-only: updates and history cannot be saved there.")
+            }
         }
     }
 

@@ -26,8 +26,8 @@ enum Telemetry {
         let marker = Wiring.location(nil).directory.appendingPathComponent("privacy-notice-shown")
         guard !FileManager.default.fileExists(atPath: marker.path) else { return }
         FileHandle.standardError.write(Data((notice + "\n\n").utf8))
-        try? FileManager.default.createDirectory(at: marker.deletingLastPathComponent(), withIntermediateDirectories: true)
-        _ = FileManager.default.createFile(atPath: marker.path, contents: Data())
+        try? PrivateFile.makeFolder(marker.deletingLastPathComponent())
+        try? PrivateFile.createEmpty(marker.path)
     }
 
     /// The opted-in user's preferences, else nil: nothing below runs without the opt-in.

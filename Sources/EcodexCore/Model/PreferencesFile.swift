@@ -114,10 +114,11 @@ public struct PreferencesFile: Sendable, Equatable {
             """
     }
 
-    /// Writes atomically (temp file + rename), creating the folder.
+    /// Writes atomically (temp file + rename), creating the folder; private (`PrivateFile`):
+    /// diets and sensitivities are the shopper's own.
     public func save(to url: URL) throws {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(serialized().utf8).write(to: url, options: .atomic)
+        try PrivateFile.makeFolder(url.deletingLastPathComponent())
+        try PrivateFile.writeAtomically(Data(serialized().utf8), to: url)
     }
 
     private static func bool(_ key: String, _ v: String) throws -> Bool {

@@ -1,4 +1,5 @@
 internal import CSQLite3
+import Foundation
 
 /// One open SQLite database: the only owner of its `sqlite3*` handle.
 ///
@@ -12,6 +13,9 @@ final class Connection {
         case readWrite
         /// Open for reading and writing, creating the file when missing.
         case create
+        /// Open for reading a file nobody can change meanwhile (its folder is read-only): no
+        /// locks and no WAL index, which a read-only folder cannot hold.
+        case immutable
     }
 
     let handle: OpaquePointer
@@ -25,9 +29,14 @@ final class Connection {
         case .readOnly: flags |= SQLITE_OPEN_READONLY
         case .readWrite: flags |= SQLITE_OPEN_READWRITE
         case .create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .immutable: flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+        }
+        var name = path
+        if mode == .immutable {
+            name = "file:" + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path) + "?immutable=1"
         }
         var db: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        let rc = sqlite3_open_v2(name, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             // SQLite hands back a handle even when opening fails; it still has to be closed.
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
@@ -101,6 +110,9 @@ final class Connection {
         let statement = try prepare(sql)
         return try statement.step() ? statement.text(0) : ""
     }
+
+    /// True when the file was opened (or SQLite fell back to) read-only.
+    var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 
     /// The rowid of the last row this connection inserted.
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
