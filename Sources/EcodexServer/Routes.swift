@@ -44,8 +44,8 @@ struct Routes {
             guard let v = SemanticVersion(text) else { return Self.error(.badRequest, "?from= is not a version like 1.0.0.") }
             from = v
         }
-        let (latest, chain, complete) = UpdateService.chain(try await service.storage.packs(), region: region, from: from)
-        guard let latest else { return Self.error(.notFound, "No pack carries the region \(region.rawValue).") }
+        let (latest, chain, complete) = UpdateService.chain(try await service.storage.packs(), from: from)
+        guard let latest else { return Self.error(.notFound, "No pack is published here.") }
         var body = Self.describe(latest)
         body["region"] = .string(region.rawValue)
         body["from"] = from.map { .string($0.description) } ?? .null

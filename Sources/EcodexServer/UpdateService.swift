@@ -45,13 +45,14 @@ actor UpdateService {
 
     // MARK: - Reading
 
-    /// The newest pack carrying `region`, and the packs that take a store at `from` there.
+    /// The newest pack, and the packs that take a store at `from` to it.
     ///
+    /// Every client follows every pack, whatever regions it lists: a store holds all
+    /// regions' rules in one version, and the next delta builds on that whole version.
     /// The chain is found backwards from the newest pack along `diff_from`; a full
     /// pack ends it (it installs over anything older). With no path from `from`,
     /// the chain is empty and `complete` is false.
-    static func chain(_ all: [PublishedPack], region: Region, from: SemanticVersion?) -> (latest: PublishedPack?, chain: [PublishedPack], complete: Bool) {
-        let packs = all.filter { $0.regions.contains(region) }
+    static func chain(_ packs: [PublishedPack], from: SemanticVersion?) -> (latest: PublishedPack?, chain: [PublishedPack], complete: Bool) {
         guard let latest = packs.last else { return (nil, [], false) }
         guard let from, from < latest.version else { return (latest, [], from != nil) }
         let byVersion = Dictionary(packs.map { ($0.version, $0) }, uniquingKeysWith: { a, _ in a })

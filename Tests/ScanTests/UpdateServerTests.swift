@@ -29,8 +29,8 @@ import Testing
     }
 
     /// The client: its region and update server saved as a user would.
-    static func configure(_ p: Publisher, _ server: UpdateServerProcess) throws {
-        for args in [["prefs", "set", "region", "EU"], ["prefs", "set", "update-server", server.base]] {
+    static func configure(_ p: Publisher, _ server: UpdateServerProcess, region: String = "EU") throws {
+        for args in [["prefs", "set", "region", region], ["prefs", "set", "update-server", server.base]] {
             let run = try p.scan.run(args)
             #expect(run.status == 0, "\(args): \(run.stderr)")
         }
@@ -187,6 +187,51 @@ import Testing
         let expired = try HTTP.request("GET", server.base + path)
         #expect(expired.status == 403, "\(expired.text)")
     }
+
+    /// Writes the pack source's regions (the records keep their EU rules).
+    static func setRegions(_ p: Publisher, version: String, _ regions: [String]) throws {
+        let list = regions.map { "\"\($0)\"" }.joined(separator: ", ")
+        try Data(#"{"version": "\#(version)", "data_version": "data-\#(version)", "regions": [\#(list)]}"#.utf8)
+            .write(to: URL(fileURLWithPath: p.path("src/pack.json")))
+    }
+
+    static func chain(_ server: UpdateServerProcess, region: String, from: String) throws -> (versions: [String], complete: Bool, latest: String) {
+        let reply = try HTTP.request("GET", server.base + "/v1/packs/latest?region=\(region)&from=\(from)")
+        #expect(reply.status == 200, "\(reply.text)")
+        let chain = (reply.json["chain"] as? [[String: Any]] ?? []).compactMap { $0["version"] as? String }
+        return (chain, reply.json["chain_complete"] as? Bool ?? false, reply.json["version"] as? String ?? "")
+    }
+
+    /// A delta listing only EU still lies on a US client's path: one store holds every
+    /// region's rules in one version, and the next delta (for both) builds on that version.
+    @Test(arguments: ServerBackend.allCases) func aDeltaForOneRegionLeavesNoRegionBehind(backend: ServerBackend) throws {
+        let p = try Publisher()
+        try Self.setRegions(p, version: "10.0.0", ["EU", "US"])
+        let (server, token, euOnly) = try Self.started(p, backend: backend)  // 10.0.0 for EU and US; 10.1.0 for EU only
+        defer { server.stop() }
+        #expect(try Self.post(server, euOnly, token: token).status == 201)
+        let one = try Self.chain(server, region: "US", from: "10.0.0")
+        #expect(one.latest == "10.1.0" && one.versions == ["10.1.0"] && one.complete, "\(one)")
+
+        let fullNow = try p.publish("ecodex-10.1.0-full.pack")
+        try p.writeSource(version: "10.2.0", citric: "Made from sugar by a mould.")
+        try Self.setRegions(p, version: "10.2.0", ["EU", "US"])
+        #expect(try Self.post(server, p.publish("ecodex-10.2.0.pack", diffFrom: fullNow), token: token).status == 201)
+
+        for region in ["US", "EU", "UK"] {
+            let behind = try Self.chain(server, region: region, from: "10.0.0")
+            #expect(behind.latest == "10.2.0" && behind.versions == ["10.1.0", "10.2.0"] && behind.complete, "\(region): \(behind)")
+        }
+        let fresh = try Self.chain(server, region: "US", from: "1.0.0")
+        #expect(fresh.versions == ["10.0.0", "10.1.0", "10.2.0"] && fresh.complete, "a client on the built-in data: \(fresh)")
+
+        // The US client ends with the newest version's data, as an EU client does.
+        try Self.configure(p, server, region: "US")
+        let update = try p.scan.run(["update"], environment: p.env)
+        #expect(update.status == 0, "\(update.stdout)\(update.stderr)")
+        #expect(try p.installed() == PackCommandTests.Installed("10.2.0", "Made from sugar by a mould."))
+    }
+
 }
 
 /// Telemetry (requirements §12): nothing leaves without the opt-in, and what leaves carries no label words.
