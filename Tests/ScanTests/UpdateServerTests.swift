@@ -1,3 +1,4 @@
+import EcodexCore
 import Foundation
 import Testing
 
@@ -232,6 +233,19 @@ import Testing
         #expect(try p.installed() == PackCommandTests.Installed("10.2.0", "Made from sugar by a mould."))
     }
 
+    /// One size limit for the server and its clients: a pack no client would download is refused.
+    @Test func aPackLargerThanClientsDownloadIsRefused() throws {
+        let p = try Publisher()
+        let (server, token, _) = try Self.started(p, backend: .sqlite)
+        defer { server.stop() }
+        let over = try Self.post(server, Data(repeating: 0x7B, count: PackFile.maximumBytes + 1), token: token)
+        #expect(over.status == 413, "\(over.status) \(over.text.prefix(300))")
+        #expect(over.text.contains("\(PackFile.maximumBytes) bytes"), "\(over.text.prefix(300))")
+        // At the limit the size passes; these bytes are refused as not a pack.
+        let at = try Self.post(server, Data(repeating: 0x7B, count: PackFile.maximumBytes), token: token)
+        #expect(at.status == 422, "\(at.status) \(at.text.prefix(300))")
+        #expect(try Self.chain(server, region: "EU", from: "10.0.0").latest == "10.0.0", "nothing was published")
+    }
 }
 
 /// Telemetry (requirements §12): nothing leaves without the opt-in, and what leaves carries no label words.
