@@ -246,6 +246,34 @@ import Testing
         #expect(at.status == 422, "\(at.status) \(at.text.prefix(300))")
         #expect(try Self.chain(server, region: "EU", from: "10.0.0").latest == "10.0.0", "nothing was published")
     }
+    /// The database holds the download-link key: it and its WAL and shm files are the owner's
+    /// only, with no umask to help, and a file an older version left readable is made so too.
+    @Test func theServerDatabaseIsPrivateWhateverTheUmask() throws {
+        let server = try UpdateServerProcess()
+        server.umask = 0
+        _ = try server.addToken()
+        func modes() -> [String: mode_t] {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: server.folder.path)) ?? []
+            var out: [String: mode_t] = [:]
+            for name in names where name.hasPrefix("server.sqlite") {
+                var info = stat()
+                if stat(server.folder.appendingPathComponent(name).path, &info) == 0 { out[name] = info.st_mode & 0o777 }
+            }
+            return out
+        }
+        #expect(modes()["server.sqlite"] == 0o600, "created by add-token: \(modes())")
+
+        chmod(server.database, 0o644)
+        try server.start()
+        defer { server.stop() }
+        let id = String(repeating: "ab", count: 16)
+        let event = #"{"events":[{"app_version":"0.9.0","data_version":"2026.11.22","day":"2026-11-23","install_id":"\#(id)","name":"flags_count","value":2}]}"#
+        let sent = try HTTP.request("POST", server.base + "/v1/telemetry", headers: ["Content-Type": "application/json"], body: Data(event.utf8))
+        #expect(sent.status == 202)
+        let found = modes()
+        #expect(Set(found.keys).isSuperset(of: ["server.sqlite", "server.sqlite-wal", "server.sqlite-shm"]), "\(found)")
+        #expect(found.values.allSatisfy { $0 == 0o600 }, "\(found.mapValues { String($0, radix: 8) })")
+    }
 }
 
 /// Telemetry (requirements §12): nothing leaves without the opt-in, and what leaves carries no label words.
