@@ -59,6 +59,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds a download URL stays valid.") var urlLifetime: Double = 300
     @Option(help: "Log level: debug, info, notice, warning, error.") var logLevel = "info"
 
+    /// Tests set the server's clock (UNIX seconds) so link expiry is checked without waiting.
+    static let clockVariable = "ECODEX_SERVER_NOW"
+
     func run() async throws {
         let level = Logger.Level(rawValue: logLevel) ?? .info
         LoggingSystem.bootstrap { label in
@@ -76,7 +79,12 @@ struct Serve: AsyncParsableCommand {
         } else {
             trust = .shipped
         }
-        let service = try await UpdateService(storage: storage.open(logger: logger), trust: trust, urlLifetime: urlLifetime, basePackURL: nil)
+        var clock: @Sendable () -> Date = { Date() }
+        if let fixed = ProcessInfo.processInfo.environment[Self.clockVariable].flatMap(Double.init) {
+            clock = { Date(timeIntervalSince1970: fixed) }
+        }
+        let service = try await UpdateService(storage: storage.open(logger: logger), trust: trust, urlLifetime: urlLifetime,
+                                              basePackURL: nil, now: clock)
         let routes = Routes(service: service, metricsText: { registry.emitToBuffer() }, logger: logger)
         let app = Application(
             router: routes.build(),

@@ -12,13 +12,17 @@ actor UpdateService {
     let trust: TrustedKeys
     /// How long a download URL stays valid.
     let urlLifetime: TimeInterval
+    /// The time download links are issued and checked at (tests set it).
+    let now: @Sendable () -> Date
     /// The key of the download-URL signatures (kept in the database, so links survive a restart).
     private let urlKey: [UInt8]
 
-    init(storage: any ServerStorage, trust: TrustedKeys, urlLifetime: TimeInterval, basePackURL: URL?) async throws {
+    init(storage: any ServerStorage, trust: TrustedKeys, urlLifetime: TimeInterval, basePackURL: URL?,
+         now: @escaping @Sendable () -> Date = Date.init) async throws {
         self.storage = storage
         self.trust = trust
         self.urlLifetime = urlLifetime
+        self.now = now
         let secret = try await storage.setting("download-url-key") {
             Hex.encode(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) })
         }
@@ -72,8 +76,8 @@ actor UpdateService {
     // MARK: - Download URLs
 
     /// `/v1/files/VERSION.pack?expires=UNIX&sig=HMAC`: valid until `expires`, for this version only.
-    func downloadPath(version: String, now: Date = Date()) -> (path: String, expires: Date) {
-        let expires = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + urlLifetime).rounded(.up))
+    func downloadPath(version: String) -> (path: String, expires: Date) {
+        let expires = Date(timeIntervalSince1970: (now().timeIntervalSince1970 + urlLifetime).rounded(.up))
         let stamp = String(Int(expires.timeIntervalSince1970))
         return ("/v1/files/\(version).pack?expires=\(stamp)&sig=\(signature(version: version, expires: stamp))", expires)
     }
@@ -83,8 +87,8 @@ actor UpdateService {
     }
 
     /// True when `sig` is this server's signature for `version` and `expires` is still ahead.
-    nonisolated func checkDownload(version: String, expires: String?, sig: String?, now: Date = Date()) -> Bool {
-        guard let expires, let sig, let at = Int(expires), Double(at) > now.timeIntervalSince1970 else { return false }
+    nonisolated func checkDownload(version: String, expires: String?, sig: String?) -> Bool {
+        guard let expires, let sig, let at = Int(expires), Double(at) > now().timeIntervalSince1970 else { return false }
         return constantTimeEqual(Array(signature(version: version, expires: expires).utf8), Array(sig.utf8))
     }
 

@@ -10,9 +10,11 @@ import Testing
 
     /// Publishes 10.0.0 (full) to a new server and applies it on the client; returns the server,
     /// its token, and the signed 10.1.0 delta.
-    static func started(_ p: Publisher, _ extra: [String] = [], backend: ServerBackend) throws -> (UpdateServerProcess, String, String) {
+    static func started(_ p: Publisher, _ extra: [String] = [], backend: ServerBackend,
+                        environment: [String: String] = [:]) throws -> (UpdateServerProcess, String, String) {
         let delta = try PackCommandTests.prepared(p)
         let server = try UpdateServerProcess(backend: backend)
+        server.environment = environment
         let token = try server.addToken()
         #expect(token.hasPrefix("ecx_") && token.count == 68, "add-token prints the token: \(token)")
         try server.start(["--trusted", p.path("trusted.json")] + extra)
@@ -169,9 +171,18 @@ import Testing
         #expect(try p.installed() == PackCommandTests.old)
     }
 
+    /// The server's clock as the tests set it (UNIX seconds).
+    static let clockVariable = "ECODEX_SERVER_NOW"
+
+    /// The link is checked with the server's clock set (not waited for): valid one second
+    /// before its expiry, refused at it. The server restarts between, as links survive a restart.
     @Test(arguments: ServerBackend.allCases) func downloadLinksExpireAndCannotBeForged(backend: ServerBackend) throws {
         let p = try Publisher()
-        let (server, token, delta) = try Self.started(p, ["--url-lifetime", "1"], backend: backend)
+        // Near the real time, so the packs' own creation and expiry dates hold.
+        let issued = Int(Date().timeIntervalSince1970)
+        let lifetime = 300
+        let options = ["--url-lifetime", "\(lifetime)"]
+        let (server, token, delta) = try Self.started(p, options, backend: backend, environment: [Self.clockVariable: "\(issued)"])
         defer { server.stop() }
         #expect(try Self.post(server, delta, token: token).status == 201)
 
@@ -179,14 +190,20 @@ import Testing
         #expect(info.status == 200, "\(info.text)")
         let path = try #require(info.json["url"] as? String)
         #expect(info.json["checksum"] as? String != nil && info.json["version"] as? String == "10.1.0")
+        #expect(path.contains("expires=\(issued + lifetime)&"), "\(path)")
         let forged = path.replacingOccurrences(of: "10.1.0.pack", with: "10.0.0.pack")
         #expect(try HTTP.request("GET", server.base + forged).status == 403, "a link is for one version only")
         let fresh = try HTTP.request("GET", server.base + path)
         let original = try Data(contentsOf: URL(fileURLWithPath: delta))
         #expect(fresh.status == 200 && fresh.body == original)
-        Thread.sleep(forTimeInterval: 2.2)
-        let expired = try HTTP.request("GET", server.base + path)
-        #expect(expired.status == 403, "\(expired.text)")
+
+        for (at, status) in [(issued + lifetime - 1, 200), (issued + lifetime, 403)] {
+            server.stop()
+            server.environment = [Self.clockVariable: "\(at)"]
+            try server.start(["--trusted", p.path("trusted.json")] + options)
+            let reply = try HTTP.request("GET", server.base + path)
+            #expect(reply.status == status, "at issue + \(at - issued) s: \(reply.status) \(reply.text.prefix(200))")
+        }
     }
 
     /// Writes the pack source's regions (the records keep their EU rules).
