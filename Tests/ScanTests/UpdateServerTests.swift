@@ -1,5 +1,8 @@
 import EcodexCore
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 /// The optional backend end to end: a real `ecodex-server` (on SQLite, and on a PostgreSQL
@@ -263,6 +266,66 @@ import Testing
         #expect(at.status == 422, "\(at.status) \(at.text.prefix(300))")
         #expect(try Self.chain(server, region: "EU", from: "10.0.0").latest == "10.0.0", "nothing was published")
     }
+
+    /// A raw TCP connection to the server, for what URLSession cannot send (headers cut short).
+    final class RawConnection {
+        let fd: Int32
+
+        init(port: Int) throws {
+            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let rc = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard fd >= 0, rc == 0 else { throw UpdateServerProcess.ServerError(description: "connect: \(String(cString: strerror(errno)))") }
+        }
+
+        deinit { close(fd) }
+
+        func send(_ text: String) -> Bool {
+            let bytes = Array(text.utf8)
+            return bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
+        }
+
+        /// Reads until the server closes the connection: true then, false when a read waits
+        /// `seconds` (a generous bound on the wait, not a measure of speed).
+        func closedByServer(waitingAtMost seconds: Int = 120) -> Bool {
+            var limit = timeval(tv_sec: seconds, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let n = read(fd, &buffer, buffer.count)
+                if n == 0 { return true }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno == ECONNRESET
+                }
+            }
+        }
+    }
+
+    /// A client sending headers a byte at a time is closed after the header timeout,
+    /// and one that stops in the middle of a body after the idle timeout.
+    @Test func slowClientsAreDisconnected() throws {
+        let server = try UpdateServerProcess()
+        try server.start(["--header-timeout", "1", "--idle-timeout", "3600"])
+        defer { server.stop() }
+        let slowHeaders = try RawConnection(port: server.port)
+        #expect(slowHeaders.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: a"))
+        #expect(slowHeaders.closedByServer(), "a request head that never ends")
+        server.stop()
+
+        try server.start(["--header-timeout", "3600", "--idle-timeout", "1"])
+        let stalledBody = try RawConnection(port: server.port)
+        #expect(stalledBody.send("POST /v1/telemetry HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"))
+        #expect(stalledBody.closedByServer(), "a body that stops")
+        let health = try HTTP.request("GET", server.base + "/health")
+        #expect(health.status == 200, "the server still answers others")
+    }
+
     /// The database holds the download-link key: it and its WAL and shm files are the owner's
     /// only, with no umask to help, and a file an older version left readable is made so too.
     @Test func theServerDatabaseIsPrivateWhateverTheUmask() throws {
