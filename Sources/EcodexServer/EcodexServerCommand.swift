@@ -65,7 +65,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Log level: debug, info, notice, warning, error.") var logLevel = "info"
 
     func validate() throws {
-        for (name, value) in [("--url-lifetime", urlLifetime), ("--header-timeout", headerTimeout), ("--idle-timeout", idleTimeout)]
+        for (name, value) in [("--header-timeout", headerTimeout), ("--idle-timeout", idleTimeout)]
         where !(value > 0 && value <= 86_400) {
             throw ValidationError("\(name) must be more than 0 and at most 86400 seconds.")
         }

@@ -48,15 +48,19 @@ final class HeaderTimeout: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) {
+        guard case .end = unwrapOutboundIn(data) else { return context.write(data, promise: promise) }
+        // Counted from when the answer has left, so a slow reader of a large pack keeps its tail.
+        let written = context.eventLoop.makePromise(of: Void.self)
+        written.futureResult.assumeIsolated().whenComplete { [self] _ in
             open = max(0, open - 1)
             if open == 0 { arm(context) }
         }
-        context.write(data, promise: promise)
+        written.futureResult.cascade(to: promise)
+        context.write(data, promise: written)
     }
 
     private func arm(_ context: ChannelHandlerContext) {
-        guard deadline == nil else { return }
+        guard deadline == nil, context.channel.isActive else { return }
         deadline = context.eventLoop.assumeIsolated().scheduleTask(in: limit) { [self] in
             deadline = nil
             if open == 0 { context.close(promise: nil) }

@@ -307,8 +307,8 @@ import Testing
         }
     }
 
-    /// A client sending headers a byte at a time is closed after the header timeout,
-    /// and one that stops in the middle of a body after the idle timeout.
+    /// A client sending headers a byte at a time (or nothing after an answer) is closed after
+    /// the header timeout, and one that stops in the middle of a body after the idle timeout.
     @Test func slowClientsAreDisconnected() throws {
         let server = try UpdateServerProcess()
         try server.start(["--header-timeout", "1", "--idle-timeout", "3600"])
@@ -316,6 +316,9 @@ import Testing
         let slowHeaders = try RawConnection(port: server.port)
         #expect(slowHeaders.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: a"))
         #expect(slowHeaders.closedByServer(), "a request head that never ends")
+        let keptAlive = try RawConnection(port: server.port)
+        #expect(keptAlive.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
+        #expect(keptAlive.closedByServer(), "after its answer, no next request")
         server.stop()
 
         try server.start(["--header-timeout", "3600", "--idle-timeout", "1"])
