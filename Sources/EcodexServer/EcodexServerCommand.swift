@@ -6,6 +6,7 @@ import Foundation
 import Hummingbird
 import Logging
 import Metrics
+import NIOCore
 import Prometheus
 
 /// `ecodex-server`: the optional update service (requirements §11): rule packs,
@@ -59,7 +60,21 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup var storage: StorageOptions
     @Option(help: "Trusted publisher keys (ecodex-trust/1); default: the keys built into scan.") var trusted: String?
     @Option(help: "Seconds a download URL stays valid.") var urlLifetime: Double = 300
+    @Option(help: "Seconds a client may take to send a request's headers, from connecting or from its previous answer.")
+    var headerTimeout: Double = 10
+    @Option(help: "Seconds a connection may stay silent (between requests, or in a request's body) before it is closed.")
+    var idleTimeout: Double = 60
     @Option(help: "Log level: debug, info, notice, warning, error.") var logLevel = "info"
+
+    func validate() throws {
+        for (name, value) in [("--header-timeout", headerTimeout), ("--idle-timeout", idleTimeout)]
+        where !(value > 0 && value <= 86_400) {
+            throw ValidationError("\(name) must be more than 0 and at most 86400 seconds.")
+        }
+    }
+
+    /// Tests set the server's clock (UNIX seconds) so link expiry is checked without waiting.
+    static let clockVariable = "ECODEX_SERVER_NOW"
 
     func run() async throws {
         let level = Logger.Level(rawValue: logLevel) ?? .info
@@ -78,10 +93,18 @@ struct Serve: AsyncParsableCommand {
         } else {
             trust = .shipped
         }
-        let service = try await UpdateService(storage: storage.open(logger: logger), trust: trust, urlLifetime: urlLifetime, basePackURL: nil)
+        var clock: @Sendable () -> Date = { Date() }
+        if let fixed = ProcessInfo.processInfo.environment[Self.clockVariable].flatMap(Double.init) {
+            clock = { Date(timeIntervalSince1970: fixed) }
+        }
+        let service = try await UpdateService(storage: storage.open(logger: logger), trust: trust, urlLifetime: urlLifetime,
+                                              basePackURL: nil, now: clock)
         let routes = Routes(service: service, metricsText: { registry.emitToBuffer() }, logger: logger)
+        let header = TimeAmount.nanoseconds(Int64(headerTimeout * 1e9))
         let app = Application(
             router: routes.build(),
+            server: .http1(configuration: .init(additionalChannelHandlers: [HeaderTimeout(limit: header)],
+                                                idleTimeout: .nanoseconds(Int64(idleTimeout * 1e9)))),
             configuration: .init(address: .hostname(host, port: port), serverName: "ecodex-server"),
             onServerRunning: { channel in
                 // Tests and scripts read the port from this line.

@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import Logging
 import Metrics
+import NIOCore
 
 /// The HTTP endpoints (requirements §11.2). Every body is UTF-8 JSON, errors too
 /// (`{"error":"…"}`), except the pack download and the Prometheus metrics.
@@ -11,8 +12,6 @@ struct Routes {
     let service: UpdateService
     let metricsText: @Sendable () -> [UInt8]
     let logger: Logger
-    /// Publishing bodies larger than this are refused (the full base pack is a few MB).
-    static let maximumPackBytes = 64 << 20
 
     func build() -> Router<BasicRequestContext> {
         let router = Router()
@@ -44,8 +43,8 @@ struct Routes {
             guard let v = SemanticVersion(text) else { return Self.error(.badRequest, "?from= is not a version like 1.0.0.") }
             from = v
         }
-        let (latest, chain, complete) = UpdateService.chain(try await service.storage.packs(), region: region, from: from)
-        guard let latest else { return Self.error(.notFound, "No pack carries the region \(region.rawValue).") }
+        let (latest, chain, complete) = UpdateService.chain(try await service.storage.packs(), from: from)
+        guard let latest else { return Self.error(.notFound, "No pack is published here.") }
         var body = Self.describe(latest)
         body["region"] = .string(region.rawValue)
         body["from"] = from.map { .string($0.description) } ?? .null
@@ -100,7 +99,20 @@ struct Routes {
             logger.notice("publish refused", metadata: ["reason": "token"])
             return Self.error(.unauthorized, "A valid publishing token is required (Authorization: Bearer …).")
         }
-        let body = try await request.body.collect(upTo: Self.maximumPackBytes)
+        // A pack larger than clients download would strand them: the same limit refuses it here.
+        let limit = PackFile.maximumBytes
+        let tooLarge = Self.error(.contentTooLarge, "The pack is over \(limit) bytes, the most a client downloads.")
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit {
+            logger.notice("publish refused", metadata: ["reason": "size", "bytes": "\(declared)"])
+            return tooLarge
+        }
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            logger.notice("publish refused", metadata: ["reason": "size"])
+            return tooLarge
+        }
         do {
             let pack = try await service.publish(Array(buffer: body))
             logger.info("pack published", metadata: ["version": "\(pack.version)", "kind": "\(pack.kind)", "checksum": "\(pack.checksum)"])

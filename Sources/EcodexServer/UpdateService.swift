@@ -12,13 +12,17 @@ actor UpdateService {
     let trust: TrustedKeys
     /// How long a download URL stays valid.
     let urlLifetime: TimeInterval
+    /// The time download links are issued and checked at (tests set it).
+    let now: @Sendable () -> Date
     /// The key of the download-URL signatures (kept in the database, so links survive a restart).
     private let urlKey: [UInt8]
 
-    init(storage: any ServerStorage, trust: TrustedKeys, urlLifetime: TimeInterval, basePackURL: URL?) async throws {
+    init(storage: any ServerStorage, trust: TrustedKeys, urlLifetime: TimeInterval, basePackURL: URL?,
+         now: @escaping @Sendable () -> Date = Date.init) async throws {
         self.storage = storage
         self.trust = trust
         self.urlLifetime = urlLifetime
+        self.now = now
         let secret = try await storage.setting("download-url-key") {
             Hex.encode(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) })
         }
@@ -45,13 +49,14 @@ actor UpdateService {
 
     // MARK: - Reading
 
-    /// The newest pack carrying `region`, and the packs that take a store at `from` there.
+    /// The newest pack, and the packs that take a store at `from` to it.
     ///
+    /// Every client follows every pack, whatever regions it lists: a store holds all
+    /// regions' rules in one version, and the next delta builds on that whole version.
     /// The chain is found backwards from the newest pack along `diff_from`; a full
     /// pack ends it (it installs over anything older). With no path from `from`,
     /// the chain is empty and `complete` is false.
-    static func chain(_ all: [PublishedPack], region: Region, from: SemanticVersion?) -> (latest: PublishedPack?, chain: [PublishedPack], complete: Bool) {
-        let packs = all.filter { $0.regions.contains(region) }
+    static func chain(_ packs: [PublishedPack], from: SemanticVersion?) -> (latest: PublishedPack?, chain: [PublishedPack], complete: Bool) {
         guard let latest = packs.last else { return (nil, [], false) }
         guard let from, from < latest.version else { return (latest, [], from != nil) }
         let byVersion = Dictionary(packs.map { ($0.version, $0) }, uniquingKeysWith: { a, _ in a })
@@ -71,8 +76,8 @@ actor UpdateService {
     // MARK: - Download URLs
 
     /// `/v1/files/VERSION.pack?expires=UNIX&sig=HMAC`: valid until `expires`, for this version only.
-    func downloadPath(version: String, now: Date = Date()) -> (path: String, expires: Date) {
-        let expires = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + urlLifetime).rounded(.up))
+    func downloadPath(version: String) -> (path: String, expires: Date) {
+        let expires = Date(timeIntervalSince1970: (now().timeIntervalSince1970 + urlLifetime).rounded(.up))
         let stamp = String(Int(expires.timeIntervalSince1970))
         return ("/v1/files/\(version).pack?expires=\(stamp)&sig=\(signature(version: version, expires: stamp))", expires)
     }
@@ -82,8 +87,8 @@ actor UpdateService {
     }
 
     /// True when `sig` is this server's signature for `version` and `expires` is still ahead.
-    nonisolated func checkDownload(version: String, expires: String?, sig: String?, now: Date = Date()) -> Bool {
-        guard let expires, let sig, let at = Int(expires), Double(at) > now.timeIntervalSince1970 else { return false }
+    nonisolated func checkDownload(version: String, expires: String?, sig: String?) -> Bool {
+        guard let expires, let sig, let at = Int(expires), Double(at) > now().timeIntervalSince1970 else { return false }
         return constantTimeEqual(Array(signature(version: version, expires: expires).utf8), Array(sig.utf8))
     }
 

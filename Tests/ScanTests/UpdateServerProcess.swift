@@ -17,6 +17,9 @@ final class UpdateServerProcess {
     let log: URL
     private(set) var port = 0
     private var pid: pid_t = 0
+    /// Variables added to the server's environment, and the umask it starts with (nil: the test process's).
+    var environment: [String: String] = [:]
+    var umask: mode_t?
 
     init(backend: ServerBackend = .sqlite) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("ecodex-server-\(UUID().uuidString)")
@@ -39,7 +42,7 @@ final class UpdateServerProcess {
     /// Runs `ecodex-server ARGS` to completion (add-token); returns its standard output.
     func tool(_ arguments: [String]) throws -> String {
         let out = folder.appendingPathComponent("tool-\(UUID().uuidString).out")
-        let pid = try Self.spawn(arguments, output: out)
+        let pid = try spawn(arguments, output: out)
         var status: Int32 = 0
         let deadline = Date().addingTimeInterval(60)
         while waitpid(pid, &status, WNOHANG) == 0 {
@@ -61,7 +64,7 @@ final class UpdateServerProcess {
 
     /// Starts the server and waits (at most 60 s) until it says which port it listens on.
     func start(_ extra: [String] = []) throws {
-        pid = try Self.spawn(["serve", "--host", "127.0.0.1", "--port", "0", "--database", database] + extra, output: log)
+        pid = try spawn(["serve", "--host", "127.0.0.1", "--port", "0", "--database", database] + extra, output: log)
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             let text = output
@@ -88,14 +91,19 @@ final class UpdateServerProcess {
 
     var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
 
-    private static func spawn(_ arguments: [String], output: URL) throws -> pid_t {
-        try spawnClosed([executable.path] + arguments, output: output)
+    private func spawn(_ arguments: [String], output: URL) throws -> pid_t {
+        var extra = environment
+        if let umask { extra[Self.umaskVariable] = String(umask, radix: 8) }
+        return try Self.spawnClosed([Self.executable.path] + arguments, output: output, environment: extra)
     }
+
+    /// Read (and removed) by the exec wrapper, which sets the umask from it.
+    static let umaskVariable = "ECODEX_TEST_UMASK"
 
     /// Starts `argv` with posix_spawn, not Foundation's Process: these children are reaped
     /// with waitpid by the caller, and the child gets only /dev/null and the output file (no
     /// other descriptor, so a daemon it leaves behind holds no test's pipe open).
-    static func spawnClosed(_ argv: [String], output: URL) throws -> pid_t {
+    static func spawnClosed(_ argv: [String], output: URL, environment: [String: String] = [:]) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -103,11 +111,15 @@ final class UpdateServerProcess {
         posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         // Glibc's addclosefrom_np is not visible to Swift; a one-line exec wrapper closes the rest.
-        let wrapped = ["/usr/bin/python3", "-c", "import os, sys; os.closerange(3, 65536); os.execv(sys.argv[1], sys.argv[1:])"] + argv
+        let wrapped = ["/usr/bin/python3", "-c", "import os, sys; os.closerange(3, 65536); m = os.environ.pop('\(umaskVariable)', None); "
+                       + "m is None or os.umask(int(m, 8)); os.execv(sys.argv[1], sys.argv[1:])"] + argv
         var cArgs = wrapped.map { strdup($0) } + [nil]
         defer { for p in cArgs { free(p) } }
+        let variables = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        var cEnv = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for p in cEnv { free(p) } }
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, wrapped[0], &actions, nil, &cArgs, environ)
+        let rc = posix_spawn(&pid, wrapped[0], &actions, nil, &cArgs, &cEnv)
         guard rc == 0 else { throw ServerError(description: "cannot start \(argv[0]): \(String(cString: strerror(rc)))") }
         return pid
     }

@@ -1,4 +1,8 @@
+import EcodexCore
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 /// The optional backend end to end: a real `ecodex-server` (on SQLite, and on a PostgreSQL
@@ -9,9 +13,11 @@ import Testing
 
     /// Publishes 10.0.0 (full) to a new server and applies it on the client; returns the server,
     /// its token, and the signed 10.1.0 delta.
-    static func started(_ p: Publisher, _ extra: [String] = [], backend: ServerBackend) throws -> (UpdateServerProcess, String, String) {
+    static func started(_ p: Publisher, _ extra: [String] = [], backend: ServerBackend,
+                        environment: [String: String] = [:]) throws -> (UpdateServerProcess, String, String) {
         let delta = try PackCommandTests.prepared(p)
         let server = try UpdateServerProcess(backend: backend)
+        server.environment = environment
         let token = try server.addToken()
         #expect(token.hasPrefix("ecx_") && token.count == 68, "add-token prints the token: \(token)")
         try server.start(["--trusted", p.path("trusted.json")] + extra)
@@ -29,8 +35,8 @@ import Testing
     }
 
     /// The client: its region and update server saved as a user would.
-    static func configure(_ p: Publisher, _ server: UpdateServerProcess) throws {
-        for args in [["prefs", "set", "region", "EU"], ["prefs", "set", "update-server", server.base]] {
+    static func configure(_ p: Publisher, _ server: UpdateServerProcess, region: String = "EU") throws {
+        for args in [["prefs", "set", "region", region], ["prefs", "set", "update-server", server.base]] {
             let run = try p.scan.run(args)
             #expect(run.status == 0, "\(args): \(run.stderr)")
         }
@@ -168,9 +174,18 @@ import Testing
         #expect(try p.installed() == PackCommandTests.old)
     }
 
+    /// The server's clock as the tests set it (UNIX seconds).
+    static let clockVariable = "ECODEX_SERVER_NOW"
+
+    /// The link is checked with the server's clock set (not waited for): valid one second
+    /// before its expiry, refused at it. The server restarts between, as links survive a restart.
     @Test(arguments: ServerBackend.allCases) func downloadLinksExpireAndCannotBeForged(backend: ServerBackend) throws {
         let p = try Publisher()
-        let (server, token, delta) = try Self.started(p, ["--url-lifetime", "1"], backend: backend)
+        // Near the real time, so the packs' own creation and expiry dates hold.
+        let issued = Int(Date().timeIntervalSince1970)
+        let lifetime = 300
+        let options = ["--url-lifetime", "\(lifetime)"]
+        let (server, token, delta) = try Self.started(p, options, backend: backend, environment: [Self.clockVariable: "\(issued)"])
         defer { server.stop() }
         #expect(try Self.post(server, delta, token: token).status == 201)
 
@@ -178,14 +193,169 @@ import Testing
         #expect(info.status == 200, "\(info.text)")
         let path = try #require(info.json["url"] as? String)
         #expect(info.json["checksum"] as? String != nil && info.json["version"] as? String == "10.1.0")
+        #expect(path.contains("expires=\(issued + lifetime)&"), "\(path)")
         let forged = path.replacingOccurrences(of: "10.1.0.pack", with: "10.0.0.pack")
         #expect(try HTTP.request("GET", server.base + forged).status == 403, "a link is for one version only")
         let fresh = try HTTP.request("GET", server.base + path)
         let original = try Data(contentsOf: URL(fileURLWithPath: delta))
         #expect(fresh.status == 200 && fresh.body == original)
-        Thread.sleep(forTimeInterval: 2.2)
-        let expired = try HTTP.request("GET", server.base + path)
-        #expect(expired.status == 403, "\(expired.text)")
+
+        for (at, status) in [(issued + lifetime - 1, 200), (issued + lifetime, 403)] {
+            server.stop()
+            server.environment = [Self.clockVariable: "\(at)"]
+            try server.start(["--trusted", p.path("trusted.json")] + options)
+            let reply = try HTTP.request("GET", server.base + path)
+            #expect(reply.status == status, "at issue + \(at - issued) s: \(reply.status) \(reply.text.prefix(200))")
+        }
+    }
+
+    /// Writes the pack source's regions (the records keep their EU rules).
+    static func setRegions(_ p: Publisher, version: String, _ regions: [String]) throws {
+        let list = regions.map { "\"\($0)\"" }.joined(separator: ", ")
+        try Data(#"{"version": "\#(version)", "data_version": "data-\#(version)", "regions": [\#(list)]}"#.utf8)
+            .write(to: URL(fileURLWithPath: p.path("src/pack.json")))
+    }
+
+    static func chain(_ server: UpdateServerProcess, region: String, from: String) throws -> (versions: [String], complete: Bool, latest: String) {
+        let reply = try HTTP.request("GET", server.base + "/v1/packs/latest?region=\(region)&from=\(from)")
+        #expect(reply.status == 200, "\(reply.text)")
+        let chain = (reply.json["chain"] as? [[String: Any]] ?? []).compactMap { $0["version"] as? String }
+        return (chain, reply.json["chain_complete"] as? Bool ?? false, reply.json["version"] as? String ?? "")
+    }
+
+    /// A delta listing only EU still lies on a US client's path: one store holds every
+    /// region's rules in one version, and the next delta (for both) builds on that version.
+    @Test(arguments: ServerBackend.allCases) func aDeltaForOneRegionLeavesNoRegionBehind(backend: ServerBackend) throws {
+        let p = try Publisher()
+        try Self.setRegions(p, version: "10.0.0", ["EU", "US"])
+        let (server, token, euOnly) = try Self.started(p, backend: backend)  // 10.0.0 for EU and US; 10.1.0 for EU only
+        defer { server.stop() }
+        #expect(try Self.post(server, euOnly, token: token).status == 201)
+        let one = try Self.chain(server, region: "US", from: "10.0.0")
+        #expect(one.latest == "10.1.0" && one.versions == ["10.1.0"] && one.complete, "\(one)")
+
+        let fullNow = try p.publish("ecodex-10.1.0-full.pack")
+        try p.writeSource(version: "10.2.0", citric: "Made from sugar by a mould.")
+        try Self.setRegions(p, version: "10.2.0", ["EU", "US"])
+        #expect(try Self.post(server, p.publish("ecodex-10.2.0.pack", diffFrom: fullNow), token: token).status == 201)
+
+        for region in ["US", "EU", "UK"] {
+            let behind = try Self.chain(server, region: region, from: "10.0.0")
+            #expect(behind.latest == "10.2.0" && behind.versions == ["10.1.0", "10.2.0"] && behind.complete, "\(region): \(behind)")
+        }
+        let fresh = try Self.chain(server, region: "US", from: "1.0.0")
+        #expect(fresh.versions == ["10.0.0", "10.1.0", "10.2.0"] && fresh.complete, "a client on the built-in data: \(fresh)")
+
+        // The US client ends with the newest version's data, as an EU client does.
+        try Self.configure(p, server, region: "US")
+        let update = try p.scan.run(["update"], environment: p.env)
+        #expect(update.status == 0, "\(update.stdout)\(update.stderr)")
+        #expect(try p.installed() == PackCommandTests.Installed("10.2.0", "Made from sugar by a mould."))
+    }
+
+    /// One size limit for the server and its clients: a pack no client would download is refused.
+    @Test func aPackLargerThanClientsDownloadIsRefused() throws {
+        let p = try Publisher()
+        let (server, token, _) = try Self.started(p, backend: .sqlite)
+        defer { server.stop() }
+        let over = try Self.post(server, Data(repeating: 0x7B, count: PackFile.maximumBytes + 1), token: token)
+        #expect(over.status == 413, "\(over.status) \(over.text.prefix(300))")
+        #expect(over.text.contains("\(PackFile.maximumBytes) bytes"), "\(over.text.prefix(300))")
+        // At the limit the size passes; these bytes are refused as not a pack.
+        let at = try Self.post(server, Data(repeating: 0x7B, count: PackFile.maximumBytes), token: token)
+        #expect(at.status == 422, "\(at.status) \(at.text.prefix(300))")
+        #expect(try Self.chain(server, region: "EU", from: "10.0.0").latest == "10.0.0", "nothing was published")
+    }
+
+    /// A raw TCP connection to the server, for what URLSession cannot send (headers cut short).
+    final class RawConnection {
+        let fd: Int32
+
+        init(port: Int) throws {
+            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let rc = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard fd >= 0, rc == 0 else { throw UpdateServerProcess.ServerError(description: "connect: \(String(cString: strerror(errno)))") }
+        }
+
+        deinit { close(fd) }
+
+        func send(_ text: String) -> Bool {
+            let bytes = Array(text.utf8)
+            return bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
+        }
+
+        /// Reads until the server closes the connection: true then, false when a read waits
+        /// `seconds` (a generous bound on the wait, not a measure of speed).
+        func closedByServer(waitingAtMost seconds: Int = 120) -> Bool {
+            var limit = timeval(tv_sec: seconds, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let n = read(fd, &buffer, buffer.count)
+                if n == 0 { return true }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno == ECONNRESET
+                }
+            }
+        }
+    }
+
+    /// A client sending headers a byte at a time (or nothing after an answer) is closed after
+    /// the header timeout, and one that stops in the middle of a body after the idle timeout.
+    @Test func slowClientsAreDisconnected() throws {
+        let server = try UpdateServerProcess()
+        try server.start(["--header-timeout", "1", "--idle-timeout", "3600"])
+        defer { server.stop() }
+        let slowHeaders = try RawConnection(port: server.port)
+        #expect(slowHeaders.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: a"))
+        #expect(slowHeaders.closedByServer(), "a request head that never ends")
+        let keptAlive = try RawConnection(port: server.port)
+        #expect(keptAlive.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
+        #expect(keptAlive.closedByServer(), "after its answer, no next request")
+        server.stop()
+
+        try server.start(["--header-timeout", "3600", "--idle-timeout", "1"])
+        let stalledBody = try RawConnection(port: server.port)
+        #expect(stalledBody.send("POST /v1/telemetry HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"))
+        #expect(stalledBody.closedByServer(), "a body that stops")
+        let health = try HTTP.request("GET", server.base + "/health")
+        #expect(health.status == 200, "the server still answers others")
+    }
+
+    /// The database holds the download-link key: it and its WAL and shm files are the owner's
+    /// only, with no umask to help, and a file an older version left readable is made so too.
+    @Test func theServerDatabaseIsPrivateWhateverTheUmask() throws {
+        let server = try UpdateServerProcess()
+        server.umask = 0
+        _ = try server.addToken()
+        func modes() -> [String: mode_t] {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: server.folder.path)) ?? []
+            var out: [String: mode_t] = [:]
+            for name in names where name.hasPrefix("server.sqlite") {
+                var info = stat()
+                if stat(server.folder.appendingPathComponent(name).path, &info) == 0 { out[name] = info.st_mode & 0o777 }
+            }
+            return out
+        }
+        #expect(modes()["server.sqlite"] == 0o600, "created by add-token: \(modes())")
+
+        chmod(server.database, 0o644)
+        try server.start()
+        defer { server.stop() }
+        let id = String(repeating: "ab", count: 16)
+        let event = #"{"events":[{"app_version":"0.9.0","data_version":"2026.11.22","day":"2026-11-23","install_id":"\#(id)","name":"flags_count","value":2}]}"#
+        let sent = try HTTP.request("POST", server.base + "/v1/telemetry", headers: ["Content-Type": "application/json"], body: Data(event.utf8))
+        #expect(sent.status == 202)
+        let found = modes()
+        #expect(Set(found.keys).isSuperset(of: ["server.sqlite", "server.sqlite-wal", "server.sqlite-shm"]), "\(found)")
+        #expect(found.values.allSatisfy { $0 == 0o600 }, "\(found.mapValues { String($0, radix: 8) })")
     }
 }
 

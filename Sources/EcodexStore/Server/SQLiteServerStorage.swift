@@ -20,8 +20,16 @@ public final class SQLiteServerStorage: ServerStorage, @unchecked Sendable {
             """),
     ]
 
-    /// Opens (creating when missing) the database at `path`.
+    /// Opens (creating when missing) the database at `path`. It holds the download-link key,
+    /// so it and its WAL and shm files are the owner's only (0600), whatever the umask.
     public init(path: String) throws {
+        do {
+            if !FileManager.default.fileExists(atPath: path) { try DataFolder.createPrivateFile(path) }
+        } catch {
+            throw ServerStorageError.database(detail: "\(path): \(error)")
+        }
+        // Files an older version left readable by others; SQLite's new WAL and shm copy the database's mode.
+        for suffix in ["", "-wal", "-shm", "-journal"] { DataFolder.makePrivate(path + suffix) }
         let db = try Connection(path: path, mode: .create)
         try db.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=5000")
         try db.migrate(Self.migrations)
