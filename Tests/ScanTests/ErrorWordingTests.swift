@@ -100,7 +100,8 @@ import Testing
         for library in libraries {
             let folder = sources.appendingPathComponent(library)
             let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []
-            for file in files where file.hasSuffix(".swift") && !file.hasPrefix("Rendering/") {
+            // The server's own command line (its options and their checks) is a CLI layer, as `scan` is.
+            for file in files where file.hasSuffix(".swift") && !file.hasPrefix("Rendering/") && file != "EcodexServerCommand.swift" {
                 let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
                 for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                     guard !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") else { continue }
