@@ -107,12 +107,9 @@ public final class TesseractLabelReader: LabelReader {
     /// the ingredient panel itself, and is read in `panelPageSegMode`.
     ///
     /// A shopper who photographs the list close gets a photo of 700 px and more with the label
-    /// over most of it, so no block stands out and it is read as a scene. Mode 4 lost lines of
-    /// such panels that mode 6 reads: 150 gold labels put into 1600×1200 photos of their panel
-    /// read 543 / 6 / 39 (found / false / missed) in mode 4 and 552 / 8 / 30 in mode 6, the
-    /// crops themselves 561 / 4 / 21. The camera frames read whole have small print, 3–10 px
-    /// (real-dev; gold phone frames `g0573` and `g0584`, where mode 6 read a false E1505 and
-    /// E909): they keep mode 4. Session 31, see docs/history.md.
+    /// over most of it, so no block stands out and it is read as a scene. Mode 6 reads such
+    /// panels' lines that mode 4 loses; camera frames with small print (3–10 px) keep mode 4,
+    /// where mode 6 reads false codes (docs/history.md).
     static let panelPrintHeight = 12.0
     static let panelPageSegMode: Int32 = defaultPageSegMode
     let pageSegMode: Int32

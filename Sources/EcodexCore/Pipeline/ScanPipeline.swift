@@ -15,9 +15,8 @@ public struct ScanOptions: Sendable {
     /// Wall time a burst spends reading the frames after its first (`scan burst --time-limit`);
     /// nil reads every frame in full. The first frame is always read in full.
     public var burstSeconds: Double? = ScanOptions.defaultBurstSeconds
-    /// 2.5 s: a shopper holding a phone waits at most about 3 s for a 5-frame burst (issue 12).
-    /// Simulated over the real development set's per-frame readings (69 bursts): every frame
-    /// in full 14 / 3 / 21 with the slowest bursts at 4.2 s; 2.5 s 13 / 2 / 22, at most 2.5 s.
+    /// 2.5 s: a shopper holding a phone waits at most about 3 s for a 5-frame burst; the
+    /// measurement behind it is in docs/history.md.
     public static let defaultBurstSeconds = 2.5
     public init(preferences: Preferences = Preferences(), lowConfidenceThreshold: Double = 60, compareRegions: [Region] = []) {
         self.preferences = preferences

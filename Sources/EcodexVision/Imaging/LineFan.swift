@@ -134,10 +134,8 @@ enum LineFan {
 
     /// Least difference, in degrees, between the top and bottom tilts worth levelling.
     ///
-    /// Measured on the 634 gold images and the 318 real-dev frames (session 29): from 1.0° a
-    /// synthetic label (`g0308`) gained E410, but a blurred real block fanned 1.4° (`09820`)
-    /// lost its E952; from 1.5° neither changes and `09773` b3 gains E330 (its list fans
-    /// 1.5–2°), which 2.0° loses again. `irockel_image-16` fans 4.6°.
+    /// Below it a blurred block's slight fan is noise that levelling spoils; above it real
+    /// fanned lists are missed (measured on the gold set and real frames: docs/history.md).
     static let minimumSpread = 1.5
 
     /// Rows added above and below so that nothing is cut when `level` moves the ends of lines.

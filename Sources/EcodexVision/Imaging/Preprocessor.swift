@@ -74,14 +74,9 @@ struct PreprocessedImage {
 /// never fire on those upright crops; on copies turned 12° deskew lifts
 /// 0.256 to 0.677, and orientation rights 7 of 23 copies turned 90°.
 ///
-/// Two steps came later, measured on the gold set with `scan bench`: smoothing
-/// grain (first, on the gray image) lifted the low-light images from E-code F1
-/// 0.692 to 0.881 (hard tier 0.479 to 0.786, clean-to-moderate unchanged at
-/// 0.994; heavy grain is averaged out since session 30, `smoothedGrain`);
-/// straightening curved lines (last, see `Curvature`) lifted curved
-/// clean-to-moderate images from 0.684 to 0.967. Levelling fanned lines (after deskew, see
-/// `LineFan`) and restoring print washed out by glare (last, see `fadedInkTile`) came after
-/// those, measured on the gold set and the real development set (docs/history.md, session 29).
+/// Later steps: smoothing grain (first, on the gray image; heavy grain averaged, `smoothedGrain`),
+/// levelling fanned lines (after deskew, `LineFan`), straightening curved lines (`Curvature`) and
+/// restoring print washed out by glare (`fadedInkTile`) last. Their measurements: docs/history.md.
 enum Preprocessor {
     /// Runs the steps in order and lists those that ran.
     static func run(_ input: PixImage, options: PreprocessOptions = .init()) throws -> PreprocessedImage {

@@ -11,9 +11,7 @@ enum VisionLibraries {
     static func ensure() throws { try outcome.get() }
 
     /// Hands the memory of freed engines back to the system (glibc's `malloc_trim`): without
-    /// it, engines freed and started again fragment the heap and the process keeps growing
-    /// (session 12, bench of the gold set's 88 unsure crops with retry engines swapped: process
-    /// peak 425 MB without, 340 MB with).
+    /// it, engines freed and started again fragment the heap and the process keeps growing.
     static func returnFreedMemory() { _ = ecx_return_freed_memory() }
 
     private static let outcome: Result<Void, OCRError> = {
