@@ -96,12 +96,42 @@ public final class PackInstaller {
         for file in files {
             chain.append((try PackVerifier.verify(file.bytes, trust: trust, now: now, allowExpired: options.allowExpired), file.source))
         }
-        let top = chain.map(\.pack.manifest.version).max()
+        let top = try climbTarget(chain.map(\.pack))
         var outcomes: [Outcome] = []
         for step in chain {
             outcomes.append(try withLock { try install(step.pack, source: step.source, now: now, options: options, climbingTo: top) })
         }
         return outcomes
+    }
+
+    /// The chain's last version when its steps may pass below the highest version installed
+    /// before: it ends at or above that version, and every step fits the records the one
+    /// before leaves (applied in memory first), so a chain that breaks half-way cannot be used
+    /// to leave the client on an older version. Nil when no step needs it.
+    private func climbTarget(_ chain: [VerifiedPack]) throws -> SemanticVersion? {
+        guard let highest = rollbackGuard.highest(), let top = chain.last?.manifest.version, top >= highest,
+              chain.contains(where: { $0.manifest.version < highest }) else { return nil }
+        let (current, version) = installedStore()
+        var records: [Additive]?
+        var at: SemanticVersion?
+        if let current, let version {
+            (records, at) = (try current.allAdditives(), version)
+        } else if current != nil, let pack = try? AdditiveStore.loadPack(basePackURL) {
+            (records, at) = (pack.additives, SemanticVersion(pack.version))
+        }
+        for step in chain {
+            let m = step.manifest
+            switch step.payload {
+            case .full(let all): records = all
+            case .delta(let delta):
+                guard let base = records, m.diffFrom == at, try PackPayload.contentChecksum(of: base) == m.baseChecksum else {
+                    throw PackError.wrongBase("Update \(m.version) does not lead on from the data before it")
+                }
+                records = try delta.apply(to: base)
+            }
+            at = m.version
+        }
+        return top
     }
 
     /// The installed store, and its version when it counts: data the keys in force do not
@@ -587,7 +617,7 @@ extension PackInstaller {
             chain.append(next)
             at = next.pack.manifest.version
         }
-        let top = chain.last?.pack.manifest.version
+        let top = try climbTarget(chain.map(\.pack))
         var outcomes: [Outcome] = []
         for step in chain {
             outcomes.append(try withLock { try install(step.pack, source: step.url.path, now: now, options: options, climbingTo: top) })

@@ -59,4 +59,32 @@ import Testing
         defer { _ = fresh }
         #expect(built.dataIsVerified)
     }
+
+    /// After a rebuild, the update server's chain leads back past the highest version; a chain
+    /// that would break half-way is refused whole, so it cannot leave the client lower.
+    @Test func aChainClimbsBackOnlyWhenEveryStepFits() throws {
+        let s = try Setup()
+        let v11 = F.changed(s.base, version: "1.1.0")
+        let v12 = F.changed(v11, version: "1.2.0", summary: "The sour acid in lemons.")
+        try s.installer.applyChain([(F.delta(from: s.base, to: v11), "1.1"), (F.delta(from: v11, to: v12), "1.2")])
+        try AdditiveStore.rebuild(location: s.scratch.location, basePackURL: s.installer.basePackURL)
+        #expect(try s.open().versions.packVersion == "1.0.0")
+
+        // A broken chain: its second step was made from other 1.1.0 data.
+        let other = F.changed(s.base, version: "1.1.0", summary: "Other 1.1.0 data.")
+        let before = s.storeBytes
+        #expect(throws: PackError.self) {
+            try s.installer.applyChain([(F.delta(from: s.base, to: v11), "1.1"), (F.delta(from: other, to: v12), "1.2")])
+        }
+        #expect(s.storeBytes == before, "nothing of a broken chain is installed")
+
+        let outcomes = try s.installer.applyChain([(F.delta(from: s.base, to: v11), "1.1"), (F.delta(from: v11, to: v12), "1.2")])
+        #expect(outcomes.map(\.to.packVersion) == ["1.1.0", "1.2.0"])
+        #expect(try s.summary("E330") == "The sour acid in lemons.")
+        // One step alone still may not go below.
+        try AdditiveStore.rebuild(location: s.scratch.location, basePackURL: s.installer.basePackURL)
+        #expect(throws: PackError.downgrade(offered: SemanticVersion("1.1.0")!, highest: SemanticVersion("1.2.0")!)) {
+            try s.installer.applyChain([(F.delta(from: s.base, to: v11), "1.1")])
+        }
+    }
 }
