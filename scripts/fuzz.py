@@ -462,7 +462,6 @@ def main():
     tmp = tempfile.mkdtemp(prefix="ecodex-fuzz-")
     env = dict(os.environ, ECODEX_DATA_DIR=os.path.join(tmp, "data"), ECODEX_CONFIG=os.path.join(tmp, "preferences.conf"),
                NO_COLOR="1", OMP_THREAD_LIMIT="1")
-    env.pop("ECODEX_TRUSTED_KEYS", None)
     started = time.monotonic()
     failed = False
     try:

@@ -19,6 +19,11 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
     public let versions: DataVersions
     /// When the installed store was built (ISO 8601), from its meta table.
     public let builtAt: String
+    /// The signed manifest of the pack the data was installed from; nil for data built from a
+    /// pack file given to the program (the bundled one) or installed by an older program.
+    public let installedManifest: PackManifest?
+    /// Whether the keys built into the program accept the data (see `isAnswerable(to:)`), checked at open.
+    public private(set) var dataIsVerified = true
 
     private let db: Connection
     /// Serialises access to `db`, the statements and the caches.
@@ -92,6 +97,11 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
             }
             versions = DataVersions(dataVersion: data, packVersion: pack)
             builtAt = meta["built_at"] ?? ""
+            installedManifest = meta["installed_manifest"].flatMap { try? JSONValue.parse(canonical: Array($0.utf8)) }
+                .flatMap { try? PackManifest(json: $0) }
+            if meta["installed_manifest"] != nil, installedManifest == nil {
+                throw StoreError.damaged(path: path, detail: "the installed pack's manifest cannot be read")
+            }
             let dictionary = try db.prepare("SELECT dictionary FROM record_dictionary WHERE id = 1")
             guard try dictionary.step() else { throw StoreError.damaged(path: path, detail: "no record dictionary") }
             codec = RecordCodec(dictionary: dictionary.blob(0))
@@ -142,6 +152,20 @@ public final class AdditiveStore: AdditiveCatalog, @unchecked Sendable {
         self.db = db
         fileIdentity = identity == AdditiveStore.fileIdentity(path) ? identity : nil
         shared = SerializedConnection(db) { AdditiveStore.translate($0, path: path) }
+        dataIsVerified = isAnswerable(to: .shipped)
+    }
+
+    /// True when `trust` accepts the data: built from a pack file the program was given (the
+    /// bundled one), or installed from a pack whose signed manifest those keys accept now. Checked
+    /// again at every open, so data installed with other keys stays marked as such.
+    public func isAnswerable(to trust: TrustedKeys) -> Bool {
+        guard let installedManifest else { return true }
+        return (try? PackVerifier.checkSignatures(installedManifest, trust: trust)) != nil
+    }
+
+    /// The content checksum of every record (`PackPayload.contentChecksum`): what a delta's base must be.
+    public func contentChecksum() throws -> String {
+        try PackPayload.contentChecksum(of: allAdditives())
     }
 
     /// An installed store's meta table (versions, build time, `base: bundled`).

@@ -23,8 +23,10 @@ public final class PackInstaller {
     /// The base pack that builds a missing store; nil means the one bundled with the program.
     public let basePackURL: URL?
 
-    /// Where `trust` came from when it is not the keys built into the program (a file
-    /// path); written to the log with every install. Nil for the built-in keys.
+    /// Where `trust` came from when it is not the keys the program answers to (a publisher's
+    /// file); written to the log and the store with every install. Nil for the program's own keys.
+    /// An install with other keys raises only their own record of the highest version (`RollbackGuard`),
+    /// and its data stays marked as not verified until data the program's keys accept replaces it.
     public let trustOrigin: String?
 
     public init(location: StoreLocation, trust: TrustedKeys = .shipped, trustOrigin: String? = nil, basePackURL: URL? = nil) {
@@ -56,6 +58,8 @@ public final class PackInstaller {
     public var logPath: URL { location.directory.appendingPathComponent("pack-updates.log") }
     /// The highest pack version ever installed here (see `RollbackGuard`).
     public var statePath: URL { location.directory.appendingPathComponent(RollbackGuard.fileName) }
+    /// The record of the highest version for the keys in force: each trust root has its own.
+    private var rollbackGuard: RollbackGuard { RollbackGuard(path: statePath, keys: trustOrigin == nil ? nil : trust.fingerprint) }
 
     /// What an install or rollback did.
     public struct Outcome: Sendable, Equatable {
@@ -82,20 +86,77 @@ public final class PackInstaller {
         return try withLock { try install(verified, source: source, now: now, options: options) }
     }
 
-    private func install(_ verified: VerifiedPack, source: String, now: Date, options: ApplyOptions) throws -> Outcome {
+    /// Verifies every pack of a chain (each file's bytes and where it came from), then installs
+    /// them in order, each step atomically. A step below the highest version installed before
+    /// is allowed when the chain ends at or above it: after a rebuild, the way back up.
+    @discardableResult
+    public func applyChain(_ files: [(bytes: [UInt8], source: String)], now: Date = Date(),
+                           options: ApplyOptions = .init()) throws -> [Outcome] {
+        var chain: [(pack: VerifiedPack, source: String)] = []
+        for file in files {
+            chain.append((try PackVerifier.verify(file.bytes, trust: trust, now: now, allowExpired: options.allowExpired), file.source))
+        }
+        let top = try climbTarget(chain.map(\.pack))
+        var outcomes: [Outcome] = []
+        for step in chain {
+            outcomes.append(try withLock { try install(step.pack, source: step.source, now: now, options: options, climbingTo: top) })
+        }
+        return outcomes
+    }
+
+    /// The chain's last version when its steps may pass below the highest version installed
+    /// before: it ends at or above that version, and every step fits the records the one
+    /// before leaves (applied in memory first), so a chain that breaks half-way cannot be used
+    /// to leave the client on an older version. Nil when no step needs it.
+    private func climbTarget(_ chain: [VerifiedPack]) throws -> SemanticVersion? {
+        guard let highest = rollbackGuard.highest(), let top = chain.last?.manifest.version, top >= highest,
+              chain.contains(where: { $0.manifest.version < highest }) else { return nil }
+        let (current, version) = installedStore()
+        var records: [Additive]?
+        var at: SemanticVersion?
+        if let current, let version {
+            (records, at) = (try current.allAdditives(), version)
+        } else if current != nil, let pack = try? AdditiveStore.loadPack(basePackURL) {
+            (records, at) = (pack.additives, SemanticVersion(pack.version))
+        }
+        for step in chain {
+            let m = step.manifest
+            switch step.payload {
+            case .full(let all): records = all
+            case .delta(let delta):
+                guard let base = records, m.diffFrom == at, try PackPayload.contentChecksum(of: base) == m.baseChecksum else {
+                    throw PackError.wrongBase("Update \(m.version) does not lead on from the data before it")
+                }
+                records = try delta.apply(to: base)
+            }
+            at = m.version
+        }
+        return top
+    }
+
+    /// The installed store, and its version when it counts: data the keys in force do not
+    /// accept (installed with other keys) holds back no pack.
+    private func installedStore() -> (store: AdditiveStore?, version: SemanticVersion?) {
+        guard let store = try? AdditiveStore(location: location, basePackURL: basePackURL) else { return (nil, nil) }
+        return (store, store.isAnswerable(to: trust) ? SemanticVersion(store.versions.packVersion) : nil)
+    }
+
+    /// `climbingTo`: the last version of the chain this install is a step of (see `applyChain`).
+    private func install(_ verified: VerifiedPack, source: String, now: Date, options: ApplyOptions,
+                         climbingTo top: SemanticVersion? = nil) throws -> Outcome {
         // The log and the store's metadata are shown by `status`: never with a password in them.
         let source = URLText.redacted(source)
         let m = verified.manifest
-        let current = try? AdditiveStore(location: location, basePackURL: basePackURL)
+        let (current, installedVersion) = installedStore()
         let installed = current.map(\.versions)
-        let installedVersion = installed.flatMap { SemanticVersion($0.packVersion) }
-        let guardFile = RollbackGuard(path: statePath)
+        let guardFile = rollbackGuard
         let highest = [guardFile.highest(), installedVersion].compactMap { $0 }.max()
         var below: SemanticVersion?
-        if let highest, m.version < highest {
+        if let highest, m.version < highest, !(top.map { $0 >= highest } ?? false) {
             guard options.allowDowngrade else { throw PackError.downgrade(offered: m.version, highest: highest) }
             below = highest
         }
+        let record = { try guardFile.record(m.version, now: now) }
         let expiredAt = m.isExpired(at: now) ? m.expiresAt : nil
         var meta: [(String, String)] = [
             ("installed_at", ISO8601DateFormatter().string(from: now)),
@@ -104,6 +165,9 @@ public final class PackInstaller {
             ("installed_checksum", m.checksum),
             ("installed_signers", verified.signers.joined(separator: ",")),
             ("installed_expires_at", m.expiresAt),
+            // Checked again against the keys in force at every open (`AdditiveStore.isAnswerable`).
+            ("installed_manifest", String(decoding: m.json.encoded, as: UTF8.self)),
+            ("installed_trusted_keys", trustOrigin ?? ""),
         ]
         if let installed {
             meta.append(("previous_pack_version", installed.packVersion))
@@ -118,31 +182,28 @@ public final class PackInstaller {
                 }
             }
             let pack = Pack(version: m.version.description, dataVersion: m.dataVersion, regions: m.regions, additives: all)
-            try replaceStore(keepPrevious: current != nil, beforeCommit: { try guardFile.record(m.version, now: now) }) { path in
+            try replaceStore(keepPrevious: current != nil, beforeCommit: record) { path in
                 try StoreBuilder.build(pack, at: path, builtAt: now)
                 try Self.writeMeta(meta, at: path)
             }
         case .delta(let delta):
-            guard current != nil, let v = installedVersion else {
-                throw PackError.wrongBase("This update changes version \(m.diffFrom!), but the installed data cannot be read")
-            }
-            guard m.diffFrom == v else {
-                throw m.version <= v
-                    ? PackError.notNewer("This update is version \(m.version) and version \(v) is already installed")
-                    : PackError.wrongBase("This update changes version \(m.diffFrom!), but version \(v) is installed")
-            }
-            let codes = try Self.installedCodes(location.additivesPath)
+            let basePack = try deltaBase(m, current: current, installedVersion: installedVersion)
+            let codes = try basePack.map { Set($0.additives.map(\.code)) } ?? Self.installedCodes(location.additivesPath)
             let after = try delta.resultingCodes(from: codes)
             try delta.checkContent(resultingCodes: after, version: m.version.description, dataVersion: m.dataVersion, regions: m.regions)
             PackFault.point("delta-checked")
             meta += [("pack_version", m.version.description), ("data_version", m.dataVersion),
                      ("regions", m.regions.map(\.rawValue).joined(separator: ",")),
                      ("built_at", ISO8601DateFormatter().string(from: now))]
-            try replaceStore(keepPrevious: true, beforeCommit: { try guardFile.record(m.version, now: now) }) { path in
-                // A copy of the installed store, changed in one transaction: the work is
-                // proportional to the delta, not to the whole store.
-                try FileManager.default.copyItem(atPath: location.additivesPath.path, toPath: path)
-                DataFolder.makePrivate(path)
+            try replaceStore(keepPrevious: true, beforeCommit: record) { path in
+                if let pack = basePack {
+                    try StoreBuilder.build(pack, at: path, builtAt: now)
+                } else {
+                    // A copy of the installed store, changed in one transaction: the work is
+                    // proportional to the delta, not to the whole store.
+                    try FileManager.default.copyItem(atPath: location.additivesPath.path, toPath: path)
+                    DataFolder.makePrivate(path)
+                }
                 try Self.patch(path, with: delta, known: after, meta: meta)
             }
         }
@@ -154,6 +215,34 @@ public final class PackInstaller {
         appendLog(entry, now: now)
         return Outcome(from: installed, to: DataVersions(dataVersion: m.dataVersion, packVersion: m.version.description),
                        signers: verified.signers, below: below, expiredAt: expiredAt)
+    }
+
+    /// The records a delta applies to: the installed store (nil) when the keys in force accept it
+    /// and its version and content are the delta's base; when they do not accept it, the base pack
+    /// this program builds from, if that is the base. Data installed with other keys thus gives way
+    /// to a genuine update. A delta never applies to a store that cannot be read.
+    private func deltaBase(_ m: PackManifest, current: AdditiveStore?, installedVersion: SemanticVersion?) throws -> Pack? {
+        let from = m.diffFrom!
+        guard let store = current else {
+            throw PackError.wrongBase("This update changes version \(from), but the installed data cannot be read")
+        }
+        if let v = installedVersion {
+            guard from == v else {
+                throw m.version <= v
+                    ? PackError.notNewer("This update is version \(m.version) and version \(v) is already installed")
+                    : PackError.wrongBase("This update changes version \(from), but version \(v) is installed")
+            }
+            guard try store.contentChecksum() == m.baseChecksum else {
+                throw PackError.wrongBase("This update was made for other data than the version \(v) installed here")
+            }
+            return nil
+        }
+        // Installed with other keys: the update applies to the base pack instead, when made from it.
+        guard let pack = try? AdditiveStore.loadPack(basePackURL), SemanticVersion(pack.version) == from,
+              try PackPayload.contentChecksum(of: pack.additives) == m.baseChecksum else {
+            throw PackError.wrongBase("This update changes version \(from), but the installed data was not installed from it")
+        }
+        return pack
     }
 
     /// Makes the new store in a temporary file with `make`, then swaps it in
@@ -355,6 +444,13 @@ public final class PackInstaller {
         public var highestVersion: SemanticVersion?
         /// When the installed pack expires (ISO 8601); nil for the built-in data.
         public var expiresAt: String?
+        /// False when the keys in force do not accept the installed data (installed with other keys).
+        public var verified: Bool
+        /// The trusted-keys file the data was installed with, when not the program's own keys.
+        public var trustedKeysFile: String?
+        /// The version updates continue from: the installed one, or when it is not verified,
+        /// that of the base pack the program builds from (a genuine update replaces the data).
+        public var updatesFrom: String
     }
 
     public func status() throws -> Status {
@@ -362,6 +458,8 @@ public final class PackInstaller {
         let meta = try Self.readMeta(location.additivesPath)
         let previous = FileManager.default.fileExists(atPath: previousPath.path) ? try? Self.readVersions(previousPath) : nil
         let lastLine = (try? String(contentsOf: logPath, encoding: .utf8))?.split(separator: "\n").last.map(String.init)
+        let verified = store.isAnswerable(to: trust)
+        let counted = verified ? SemanticVersion(store.versions.packVersion) : nil
         return Status(
             versions: store.versions,
             regions: (meta["regions"] ?? "").split(separator: ",").compactMap { Region(rawValue: String($0)) },
@@ -371,8 +469,16 @@ public final class PackInstaller {
             rollbackTo: previous?.healthy == true ? previous?.versions : nil,
             pending: pending(),
             lastEvent: lastLine,
-            highestVersion: [RollbackGuard(path: statePath).highest(), SemanticVersion(store.versions.packVersion)].compactMap { $0 }.max(),
-            expiresAt: meta["installed_expires_at"])
+            highestVersion: [rollbackGuard.highest(), counted].compactMap { $0 }.max(),
+            expiresAt: meta["installed_expires_at"],
+            verified: verified,
+            trustedKeysFile: meta["installed_trusted_keys"].flatMap { $0.isEmpty ? nil : $0 },
+            updatesFrom: counted?.description ?? answerableBaseVersion()?.description ?? store.versions.packVersion)
+    }
+
+    /// The version of the base pack this program builds a store from.
+    private func answerableBaseVersion() -> SemanticVersion? {
+        (basePackURL ?? AdditiveStore.bundledBasePackURL).flatMap(BundledPackVersions.read).flatMap { SemanticVersion($0.packVersion) }
     }
 
     // MARK: - Pending updates
@@ -496,21 +602,25 @@ extension PackInstaller {
                 if firstRefusal == nil { firstRefusal = error }
             }
         }
+        // The chain is chosen before the first step, so each step knows where it ends (`applyChain`).
+        var chain: [(pack: VerifiedPack, url: URL)] = []
+        // A store installed with other keys counts as the base pack; one that cannot be read, as nothing.
+        var at: SemanticVersion? = try withLock {
+            let (store, version) = installedStore()
+            return store == nil ? nil : version ?? answerableBaseVersion()
+        }
+        while let next = (candidates.filter { c in
+            let m = c.pack.manifest
+            guard let at else { return m.diffFrom == nil }
+            return m.version > at && (m.diffFrom == nil || m.diffFrom == at)
+        }.max { $0.pack.manifest.version < $1.pack.manifest.version }) {
+            chain.append(next)
+            at = next.pack.manifest.version
+        }
+        let top = try climbTarget(chain.map(\.pack))
         var outcomes: [Outcome] = []
-        while true {
-            let step: Outcome? = try withLock {
-                let installed = try AdditiveStore(location: location, basePackURL: basePackURL).versions
-                let version = SemanticVersion(installed.packVersion)
-                let next = candidates.filter { c in
-                    let m = c.pack.manifest
-                    guard let version else { return m.diffFrom == nil }
-                    return m.version > version && (m.diffFrom == nil || m.diffFrom == version)
-                }.max { $0.pack.manifest.version < $1.pack.manifest.version }
-                guard let next else { return nil }
-                return try install(next.pack, source: next.url.path, now: now, options: options)
-            }
-            guard let step else { break }
-            outcomes.append(step)
+        for step in chain {
+            outcomes.append(try withLock { try install(step.pack, source: step.url.path, now: now, options: options, climbingTo: top) })
         }
         if outcomes.isEmpty, let firstRefusal { throw firstRefusal }
         return outcomes

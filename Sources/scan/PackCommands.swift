@@ -184,13 +184,19 @@ struct PackCommand: ParsableCommand {
                     "expiresAt": s.expiresAt.map { .string($0) } ?? .null,
                 ]
                 fields["trustedKeys"] = .int(Int64(TrustedKeys.shipped.keys.count))
+                fields["verified"] = .bool(s.verified)
+                fields["installedWithKeys"] = s.trustedKeysFile.map { .string($0) } ?? .null
                 print(String(decoding: JSONValue.object(fields).encoded, as: UTF8.self))
                 return
             }
             print("Data version \(s.versions.dataVersion) · pack \(s.versions.packVersion)")
             print("Pack version per region: " + s.regions.map { "\($0.rawValue) \(s.versions.packVersion)" }.joined(separator: ", "))
             print("Last update: \(s.installedAt.isEmpty ? "never" : s.installedAt) from \(s.installedFrom)"
-                + (s.signers.isEmpty ? "" : ", signed by \(s.signers.joined(separator: " and "))"))
+                + (s.signers.isEmpty ? "" : ", signed by \(s.signers.joined(separator: " and "))"
+                    + (s.verified ? "" : " (keys not built into scan)")))
+            print("Verified: " + (s.verified ? "yes, by the keys built into scan"
+                : "no: installed with other keys\(s.trustedKeysFile.map { " (\($0))" } ?? ""); "
+                    + "every result says so until `scan store rebuild` or a signed update replaces it"))
             print("Expires: " + (s.expiresAt ?? "never (the data built into scan)"))
             print("Highest version installed here: " + (s.highestVersion.map { "\($0) (older packs are refused)" } ?? "none"))
             print("Rollback: " + (s.rollbackTo.map { "to pack \($0.packVersion) (data \($0.dataVersion)) with `scan pack rollback`" } ?? "nothing to roll back to"))
@@ -271,21 +277,21 @@ extension PackCommand {
     }
 }
 
-/// Which publisher keys to trust: the keys built into scan unless told otherwise.
+/// Which publisher keys to trust: the keys built into scan unless this command is given
+/// `--trusted FILE`. Nothing else replaces them (no environment variable, no saved setting),
+/// so a replaced trust root lasts one command, and data installed with it stays marked.
 struct TrustOptions: ParsableArguments {
-    @Option(help: "Trusted-keys file to use instead of the keys built into scan (also $ECODEX_TRUSTED_KEYS). Said on standard error and logged.")
+    @Option(help: "Trusted-keys file to check signatures with instead of the keys built into scan (publishers). Data installed with it is marked as not verified.")
     var trusted: String?
 
     /// The trusted keys, and the file they came from when they replace the built-in ones.
     /// Replacing the trust root is never silent: it is said on standard error here, and
-    /// an install writes the file's path to `pack-updates.log`.
+    /// an install writes the file's path to `pack-updates.log` and the store.
     func load() throws(PackError) -> (keys: TrustedKeys, origin: String?) {
-        let env = ProcessInfo.processInfo.environment["ECODEX_TRUSTED_KEYS"].flatMap { $0.isEmpty ? nil : $0 }
-        guard let path = trusted ?? env else { return (.shipped, nil) }
+        guard let path = trusted else { return (.shipped, nil) }
         let keys = try TrustedKeys(contentsOf: URL(fileURLWithPath: path))
-        let how = trusted != nil ? "--trusted" : "ECODEX_TRUSTED_KEYS"
         FileHandle.standardError.write(Data(
-            "scan: note: trusting the \(keys.keys.count) key(s) in \(path) (\(how)) instead of the keys built into scan\n".utf8))
+            "scan: note: trusting the \(keys.keys.count) key(s) in \(path) (--trusted) instead of the keys built into scan\n".utf8))
         return (keys, path)
     }
 

@@ -11,7 +11,7 @@ extension UpdateCommand {
         let region = Region.resolve(saved: try PrefsCommand.load().region, environment: ProcessInfo.processInfo.environment)
         do {
             let client = try UpdateServerClient(server: server)
-            let installed = try installer.status().versions.packVersion
+            let installed = try installer.status().updatesFrom
             let plan = try client.plan(region: region, from: installed)
             if plan.chain.isEmpty {
                 installer.clearPending()
@@ -24,11 +24,8 @@ extension UpdateCommand {
             // Everything is downloaded before anything is installed, so a connection
             // lost half-way leaves the store as it was and the update pending.
             let files = try plan.chain.map { try client.download($0) }
-            var outcomes: [PackInstaller.Outcome] = []
-            for (entry, bytes) in zip(plan.chain, files) {
-                outcomes.append(try withPackErrors {
-                    try installer.apply(bytes, source: server + " (pack \(entry.version))", options: flags.options)
-                })
+            let outcomes = try withPackErrors {
+                try installer.applyChain(zip(plan.chain, files).map { ($1, server + " (pack \($0.version))") }, options: flags.options)
             }
             installer.clearPending()
             ApplyFlags.notes(outcomes)

@@ -135,16 +135,22 @@ struct StoreCommand: ParsableCommand {
             print("History: \(store.location.userPath.path)")
             print("Data version \(store.versions.dataVersion) · pack \(store.versions.packVersion) · built \(store.builtAt)")
             print("Additives: \(try store.allAdditives().count)")
+            if !store.dataIsVerified { print("Verified: no, installed with keys not built into scan (see `scan pack status`)") }
         }
     }
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "check", abstract: "Check the store file for damage.")
         @Option(help: "Folder for the store.") var dataDir: String?
+        @OptionGroup var trust: TrustOptions
         func run() throws {
             let store = try withStoreErrors { try Wiring.openStore(dataDir: dataDir) }
             guard store.integrityCheck() else {
                 throw withClass(.lookup("The additive list is damaged.", advice: .rebuildStore))
+            }
+            // Sound but installed with keys scan does not trust is not healthy: results rest on it.
+            guard store.isAnswerable(to: try withPackErrors { try trust.load().keys }) else {
+                throw withClass(.update("The additive data was installed with keys not built into scan.", advice: .rebuildStore))
             }
             print("The additive store is healthy.")
             if store.location.isReadOnly {

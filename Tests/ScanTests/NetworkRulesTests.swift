@@ -19,8 +19,8 @@ import Testing
         let server = try ProductTestServer(routes: ["/x.pack": [.redirect(elsewhere.baseURL + "/x.pack")]])
         defer { server.stop() }
         // Given directly, 127.0.0.2 over http is refused.
-        #expect(try p.scan.run(["pack", "apply", elsewhere.baseURL + "/x.pack"], environment: p.env).status == 15)
-        let run = try p.scan.run(["pack", "apply", server.baseURL + "/x.pack"], environment: p.env, timeout: 60)
+        #expect(try p.scan.run(["pack", "apply", elsewhere.baseURL + "/x.pack"] + p.trusted).status == 15)
+        let run = try p.scan.run(["pack", "apply", server.baseURL + "/x.pack"] + p.trusted, timeout: 60)
         #expect(run.status == 15, "update_error: \(run.stderr)")
         #expect(elsewhere.hits("/x.pack") == 0, "the redirect was followed")
         #expect(try p.installed().version != "10.0.0")
@@ -69,10 +69,10 @@ import Testing
         let server = try ProductTestServer(routes: ["/x.pack": [.bytes(pack)]])
         defer { server.stop() }
         let withCredentials = "http://shopper:s3cret-pw@127.0.0.1:\(server.port)/x.pack"
-        let apply = try p.scan.run(["pack", "apply", withCredentials], environment: p.env)
+        let apply = try p.scan.run(["pack", "apply", withCredentials] + p.trusted)
         #expect(apply.status == 0, "\(apply.stderr)")
         // An update that cannot be fetched is remembered, and shown, without them too.
-        let pending = try p.scan.run(["update", "https://shopper:s3cret-pw@127.0.0.1:1/y.pack"], environment: p.env)
+        let pending = try p.scan.run(["update", "https://shopper:s3cret-pw@127.0.0.1:1/y.pack"] + p.trusted)
         #expect(pending.status == 14, "\(pending.stderr)")
         let status = try p.scan.run(["pack", "status"])
         #expect(status.status == 0, "\(status.stderr)")

@@ -8,7 +8,8 @@ import Testing
     final class Publisher {
         let scan = ScanBinary()
         let root: URL
-        var env: [String: String] { ["ECODEX_TRUSTED_KEYS": root.appendingPathComponent("trusted.json").path] }
+        /// The test's keys for the commands that check signatures: the program trusts only its own.
+        var trusted: [String] { ["--trusted", path("trusted.json")] }
 
         init() throws {
             root = scan.dataDir.deletingLastPathComponent().appendingPathComponent("ecodex-publisher-\(UUID().uuidString)")
@@ -52,8 +53,8 @@ import Testing
             var build = ["pack", "build", "--source", path("src"), "--update", out]
             if let diffFrom { build += ["--diff-from", diffFrom] }
             for args in [build, ["pack", "sign", out, "--key", path("alice.key")], ["pack", "sign", out, "--key", path("bob.key")],
-                         ["pack", "verify", out]] {
-                let run = try scan.run(args, environment: env)
+                         ["pack", "verify", out] + trusted] {
+                let run = try scan.run(args)
                 #expect(run.status == 0, "scan \(args.joined(separator: " ")): \(run.stderr)")
             }
             return out
@@ -87,7 +88,7 @@ import Testing
     /// Publishes 10.0.0 (full), applies it, and publishes the 10.1.0 delta; returns the delta's path.
     static func prepared(_ p: Publisher) throws -> String {
         let full = try p.publish("ecodex-10.0.0.pack")
-        let applied = try p.scan.run(["pack", "apply", full], environment: p.env)
+        let applied = try p.scan.run(["pack", "apply", full] + p.trusted)
         #expect(applied.status == 0, "\(applied.stderr)")
         try p.writeSource(version: "10.1.0", citric: newLine)
         return try p.publish("ecodex-10.1.0.pack", diffFrom: full)
@@ -98,7 +99,7 @@ import Testing
         let delta = try Self.prepared(p)
         #expect(try p.installed() == Self.old)
 
-        let apply = try p.scan.run(["pack", "apply", delta], environment: p.env)
+        let apply = try p.scan.run(["pack", "apply", delta] + p.trusted)
         #expect(apply.status == 0, "\(apply.stderr)")
         #expect(apply.stdout.contains("Installed pack 10.1.0"))
         #expect(try p.installed() == Self.new)
@@ -113,7 +114,7 @@ import Testing
         #expect(status.stdout.contains("signed by alice and bob"))
         #expect(status.stdout.contains("to pack 10.0.0"))
 
-        let again = try p.scan.run(["pack", "apply", delta], environment: p.env)
+        let again = try p.scan.run(["pack", "apply", delta] + p.trusted)
         #expect(again.status == 15, "a replay is an update_error")
 
         let rollback = try p.scan.run(["pack", "rollback"])
@@ -130,7 +131,7 @@ import Testing
         let full = try p.publish("ecodex-10.0.0.pack")
 
         // Signing again, verifying and keygen never print the private key.
-        let sign = try p.scan.run(["pack", "sign", full, "--key", keyPath], environment: p.env)
+        let sign = try p.scan.run(["pack", "sign", full, "--key", keyPath])
         let keygen = try p.scan.run(["pack", "keygen", "--owner", "carol", "--out", p.path("carol.key")])
         for run in [sign, keygen] { #expect(!run.stdout.contains(secret) && !run.stderr.contains(secret)) }
         #expect(try p.scan.run(["pack", "keygen", "--owner", "x", "--out", keyPath]).status == 15, "never overwrites a key")
@@ -143,7 +144,7 @@ import Testing
         try bytes.write(to: URL(fileURLWithPath: p.path("tampered.pack")))
         _ = try p.installed()
         let storeBefore = try Data(contentsOf: p.scan.dataDir.appendingPathComponent("additives.sqlite"))
-        let tampered2 = try p.scan.run(["pack", "apply", p.path("tampered.pack")], environment: p.env)
+        let tampered2 = try p.scan.run(["pack", "apply", p.path("tampered.pack")] + p.trusted)
         #expect(tampered2.status == 15)
         #expect(tampered2.stderr.contains("update_error"))
         #expect(try Data(contentsOf: p.scan.dataDir.appendingPathComponent("additives.sqlite")) == storeBefore)
@@ -155,16 +156,14 @@ import Testing
     func killedAtAFaultPointLeavesOldOrNew(point: String) throws {
         let p = try Publisher()
         let delta = try Self.prepared(p)
-        var env = p.env
-        env["ECODEX_PACK_FAULT"] = point
-        let killed = try p.scan.run(["pack", "apply", delta], environment: env)
+        let killed = try p.scan.run(["pack", "apply", delta] + p.trusted, environment: ["ECODEX_PACK_FAULT": point])
         #expect(killed.status == 9, "killed by SIGKILL at \(point): \(killed.status) \(killed.stderr)")
         let now = try p.installed()
         let expected = point == "committed" ? Self.new : Self.old
         #expect(now == expected, "after a crash at \(point)")
-        #expect(try p.scan.run(["store", "check"]).status == 0)
+        #expect(try p.scan.run(["store", "check"] + p.trusted).status == 0)
         // The update can still be applied (or is already in).
-        let retry = try p.scan.run(["pack", "apply", delta], environment: p.env)
+        let retry = try p.scan.run(["pack", "apply", delta] + p.trusted)
         #expect(retry.status == (point == "committed" ? 15 : 0), "\(retry.stderr)")
         #expect(try p.installed() == Self.new)
     }
@@ -174,7 +173,7 @@ import Testing
         let p = try Publisher()
         let delta = try Self.prepared(p)
         let start = Date()
-        #expect(try p.scan.run(["pack", "apply", delta], environment: p.env).status == 0)
+        #expect(try p.scan.run(["pack", "apply", delta] + p.trusted).status == 0)
         let duration = Date().timeIntervalSince(start) * 1.2
         #expect(try p.scan.run(["pack", "rollback"]).status == 0)
         #expect(try p.installed() == Self.old)
@@ -182,10 +181,9 @@ import Testing
         for step in 0..<10 {
             let process = Process()
             process.executableURL = ScanBinary.executable
-            process.arguments = ["pack", "apply", delta]
+            process.arguments = ["pack", "apply", delta] + p.trusted
             var environment = ProcessInfo.processInfo.environment
             environment["ECODEX_DATA_DIR"] = p.scan.dataDir.path
-            for (k, v) in p.env { environment[k] = v }
             process.environment = environment
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
@@ -196,7 +194,7 @@ import Testing
             let now = try p.installed()
             #expect(now == Self.old || now == Self.new, "mixed store after a kill at step \(step): \(now)")
             seen.insert(now.version)
-            #expect(try p.scan.run(["store", "check"]).status == 0)
+            #expect(try p.scan.run(["store", "check"] + p.trusted).status == 0)
             if now.version == "10.1.0" { _ = try p.scan.run(["pack", "rollback"]) }
         }
         #expect(!seen.isEmpty)
@@ -209,7 +207,7 @@ import Testing
         let port = Int.random(in: 20000...60000)
         let url = "http://127.0.0.1:\(port)/\(URL(fileURLWithPath: delta).lastPathComponent)"
 
-        let offline = try p.scan.run(["update", url], environment: p.env)
+        let offline = try p.scan.run(["update", url] + p.trusted)
         #expect(offline.status == 14, "network_error: \(offline.stderr)")
         let status = try p.scan.run(["pack", "status"])
         #expect(status.stdout.contains("Pending updates: \(url)"))
@@ -224,12 +222,12 @@ import Testing
         let port = UInt16.random(in: 20000...60000)
         let name = URL(fileURLWithPath: delta).lastPathComponent
         let url = "http://127.0.0.1:\(port)/\(name)"
-        #expect(try p.scan.run(["update", url], environment: p.env).status == 14)
+        #expect(try p.scan.run(["update", url] + p.trusted).status == 14)
 
         // The network comes back: a server for the pack on the same address.
         let server = try ProductTestServer(routes: ["/" + name: [.bytes(try Data(contentsOf: URL(fileURLWithPath: delta)))]], port: port)
         defer { server.stop() }
-        let later = try p.scan.run(["update"], environment: p.env)
+        let later = try p.scan.run(["update"] + p.trusted)
         #expect(later.status == 0, "\(later.stderr)")
         #expect(later.stdout.contains("Installed pack 10.1.0"))
         #expect(try p.installed() == Self.new)

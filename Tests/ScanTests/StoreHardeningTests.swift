@@ -14,7 +14,7 @@ import Testing
         try p.writeSource(version: "10.1.0", citric: PackCommandTests.newLine)
         let newer = try p.publish("ecodex-10.1.0.pack")
         for pack in [older, newer] {
-            let run = try p.scan.run(["pack", "apply", pack], environment: p.env)
+            let run = try p.scan.run(["pack", "apply", pack] + p.trusted)
             #expect(run.status == 0, "\(run.stderr)")
         }
         let store = p.scan.dataDir.appendingPathComponent("additives.sqlite")
@@ -24,7 +24,7 @@ import Testing
             } else {
                 try FileManager.default.removeItem(at: store)
             }
-            let replay = try p.scan.run(["pack", "apply", older], environment: p.env)
+            let replay = try p.scan.run(["pack", "apply", older] + p.trusted)
             #expect(replay.status == 15, "after a store \(reset), 10.0.0 must not install over a client that had 10.1.0")
             #expect(replay.stderr.contains("version 10.1.0 was installed on this computer before"), "\(replay.stderr)")
             #expect(try p.installed().version != "10.0.0")
@@ -34,8 +34,8 @@ import Testing
         var tampered = try Data(contentsOf: URL(fileURLWithPath: older))
         tampered[tampered.count - 10] ^= 0x01
         try tampered.write(to: URL(fileURLWithPath: p.path("tampered.pack")))
-        #expect(try p.scan.run(["pack", "apply", p.path("tampered.pack"), "--allow-downgrade"], environment: p.env).status == 15)
-        let forced = try p.scan.run(["pack", "apply", older, "--allow-downgrade"], environment: p.env)
+        #expect(try p.scan.run(["pack", "apply", p.path("tampered.pack"), "--allow-downgrade"] + p.trusted).status == 15)
+        let forced = try p.scan.run(["pack", "apply", older, "--allow-downgrade"] + p.trusted)
         #expect(forced.status == 0, "\(forced.stderr)")
         #expect(forced.stderr.contains("--allow-downgrade"))
         #expect(try p.installed() == PackCommandTests.old)
@@ -43,7 +43,7 @@ import Testing
         #expect(log.contains(#""downgrade_below":"10.1.0""#))
         // The record is not lowered by the repair: a plain replay is still refused.
         #expect(try p.scan.run(["store", "rebuild"]).status == 0)
-        #expect(try p.scan.run(["pack", "apply", older], environment: p.env).status == 15)
+        #expect(try p.scan.run(["pack", "apply", older] + p.trusted).status == 15)
     }
 
     // MARK: - Every writer of the store takes the same lock
@@ -70,9 +70,7 @@ import Testing
                 try FileManager.default.copyItem(at: template.appendingPathComponent(name), to: scan.dataDir.appendingPathComponent(name))
             }
             let gate = scan.dataDir.appendingPathComponent("gate").path
-            var env = p.env
-            env["ECODEX_PACK_PAUSE"] = "delta-checked:" + gate
-            let apply = try Self.spawn(scan, ["pack", "apply", delta], environment: env)
+            let apply = try Self.spawn(scan, ["pack", "apply", delta] + p.trusted, environment: ["ECODEX_PACK_PAUSE": "delta-checked:" + gate])
             usleep(UInt32(timing.start * 1_000_000))
             let other = try Self.spawn(scan, round % 2 == 0 ? ["store", "rebuild"] : ["pack", "rollback"])
             let deadline = Date().addingTimeInterval(timing.hold)
@@ -87,7 +85,7 @@ import Testing
                 || (!state.version.hasPrefix("10.") && state.records > 3
                     && state.citric != PackCommandTests.oldLine && state.citric != PackCommandTests.newLine)
             #expect(whole, "round \(round): a mixed store: \(state)")
-            #expect(try scan.run(["store", "check"]).status == 0, "round \(round)")
+            #expect(try scan.run(["store", "check"] + p.trusted).status == 0, "round \(round)")
         }
         print("writersOfTheStoreTakeTurns: versions after each round \(outcomes)")
     }
@@ -267,14 +265,13 @@ import Testing
     @Test func dataFolderAndFilesAreTheUsersOwn() throws {
         let p = try Publisher()
         let folder = p.scan.dataDir.appendingPathComponent("fresh/ecodex")
-        var env = p.env
-        env["ECODEX_DATA_DIR"] = folder.path
+        let env = ["ECODEX_DATA_DIR": folder.path]
         let full = try p.publish("ecodex-10.0.0.pack")
         let products = p.scan.dataDir.appendingPathComponent("p.jsonl")
         try Data(Self.export(prefix: "400777", count: 10).utf8).write(to: products)
         let port = Int.random(in: 20000...60000)
         for (args, expected) in [(["code", "E330"], Int32(0)), (["products", "import", products.path], 0),
-                                 (["pack", "apply", full], 0), (["pack", "rollback"], 0),
+                                 (["pack", "apply", full] + p.trusted, 0), (["pack", "rollback"], 0),
                                  (["update", "http://127.0.0.1:\(port)/x.pack"], 14), (["store", "rebuild"], 0),
                                  (["history"], 0)] {
             let run = try p.scan.run(args, environment: env)
@@ -309,7 +306,7 @@ import Testing
         #expect(forged != full)
         try Data(forged.utf8).write(to: folder.appendingPathComponent("ecodex-99.0.0.pack"))
 
-        let run = try p.scan.run(["pack", "apply", folder.path], environment: p.env)
+        let run = try p.scan.run(["pack", "apply", folder.path] + p.trusted)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("Installed pack 10.1.0"))
         #expect(run.stderr.contains("ecodex-99.0.0.pack"), "the forged file is reported")
@@ -317,7 +314,7 @@ import Testing
 
         // A folder with nothing valid to apply is an update_error naming the refusal.
         try FileManager.default.removeItem(at: folder.appendingPathComponent("ecodex-10.1.0.pack"))
-        let only = try p.scan.run(["pack", "apply", folder.path], environment: p.env)
+        let only = try p.scan.run(["pack", "apply", folder.path] + p.trusted)
         #expect(only.status == 15, "\(only.stdout)")
         #expect(only.stderr.contains("signature"))
     }
@@ -325,7 +322,7 @@ import Testing
     @Test func replacingTheTrustedKeysIsSaidAndLogged() throws {
         let p = try Publisher()
         let full = try p.publish("ecodex-10.0.0.pack")
-        let run = try p.scan.run(["pack", "apply", full], environment: p.env)
+        let run = try p.scan.run(["pack", "apply", full] + p.trusted)
         #expect(run.status == 0)
         #expect(run.stderr.contains("instead of the keys built into scan"), "\(run.stderr)")
         #expect(run.stderr.contains(p.path("trusted.json")))
@@ -352,12 +349,12 @@ import Testing
         let full = try p.publish("ecodex-10.0.0.pack")
         let manifest = try #require(try String(contentsOfFile: full, encoding: .utf8).split(separator: "\n").first)
         #expect(manifest.contains(#""expires_at":""#))
-        let verify = try p.scan.run(["pack", "verify", full], environment: p.env)
+        let verify = try p.scan.run(["pack", "verify", full] + p.trusted)
         #expect(verify.stdout.contains("expires 20"), "\(verify.stdout)")
         // Changing the expiry breaks the signatures.
         let later = try String(contentsOfFile: full, encoding: .utf8)
             .replacingOccurrences(of: #""expires_at":"20"#, with: #""expires_at":"29"#)
         try Data(later.utf8).write(to: URL(fileURLWithPath: p.path("later.pack")))
-        #expect(try p.scan.run(["pack", "verify", p.path("later.pack")], environment: p.env).status == 15)
+        #expect(try p.scan.run(["pack", "verify", p.path("later.pack")] + p.trusted).status == 15)
     }
 }

@@ -81,11 +81,11 @@ import Testing
 
         // The client asks the server and installs the chain.
         try Self.configure(p, server)
-        let update = try p.scan.run(["update"], environment: p.env)
+        let update = try p.scan.run(["update"] + p.trusted)
         #expect(update.status == 0, "\(update.stdout)\(update.stderr)")
         #expect(update.stdout.contains("Installed pack 10.1.0"), "\(update.stdout)")
         #expect(try p.installed() == PackCommandTests.new)
-        let again = try p.scan.run(["update"], environment: p.env)
+        let again = try p.scan.run(["update"] + p.trusted)
         #expect(again.status == 0 && again.stdout.contains("Already up to date"), "\(again.stdout + again.stderr)")
 
         let health = try HTTP.request("GET", server.base + "/health")
@@ -112,7 +112,7 @@ import Testing
         let latest = try HTTP.request("GET", server.base + "/v1/packs/latest?region=EU&from=10.0.0")
         #expect((latest.json["chain"] as? [[String: Any]] ?? []).map { $0["version"] as? String } == ["10.1.0", "10.2.0"], "\(latest.text)")
         try Self.configure(p, server)
-        let update = try p.scan.run(["update"], environment: p.env)
+        let update = try p.scan.run(["update"] + p.trusted)
         #expect(update.status == 0, "\(update.stderr)")
         #expect(update.stdout.contains("Installed pack 10.1.0") && update.stdout.contains("Installed pack 10.2.0"), "\(update.stdout)")
         #expect(try p.installed() == PackCommandTests.Installed("10.2.0", "Made from sugar by a mould."))
@@ -127,7 +127,7 @@ import Testing
         // Unsigned: built, never signed.
         let unsigned = p.path("unsigned.pack")
         let build = try p.scan.run(["pack", "build", "--source", p.path("src"), "--update", unsigned,
-                                    "--diff-from", p.path("ecodex-10.0.0.pack")], environment: p.env)
+                                    "--diff-from", p.path("ecodex-10.0.0.pack")])
         #expect(build.status == 0, "\(build.stderr)")
         let refusedUnsigned = try Self.post(server, unsigned, token: token)
         #expect(refusedUnsigned.status == 422, "\(refusedUnsigned.text)")
@@ -169,7 +169,7 @@ import Testing
             python.waitUntilExit()
             #expect(python.terminationStatus == 0)
         }
-        let damaged = try p.scan.run(["update"], environment: p.env)
+        let damaged = try p.scan.run(["update"] + p.trusted)
         #expect(damaged.status == 15, "update_error: \(damaged.stdout)\(damaged.stderr)")
         #expect(try p.installed() == PackCommandTests.old)
     }

@@ -45,6 +45,12 @@ public enum PackPayload: Sendable, Equatable {
         return Array(try encoder.encode(wire)) + [0x0A]
     }
 
+    /// The checksum of a set of records: that of a full payload of them (`sha256:` and hex).
+    /// A delta names its base's, so it applies only to the very records it was made from.
+    public static func contentChecksum(of records: [Additive]) throws -> String {
+        PackFile.checksum(try PackPayload.full(records).encoded())
+    }
+
     /// Decodes payload bytes; any record that does not match the schema refuses the whole payload.
     public static func decode(_ bytes: [UInt8]) throws(PackError) -> PackPayload {
         let json: JSONValue

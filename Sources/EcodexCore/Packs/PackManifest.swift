@@ -19,6 +19,9 @@ public struct PackManifest: Sendable, Equatable {
     public var checksum: String
     /// The installed version a delta applies to; nil for a full pack.
     public var diffFrom: SemanticVersion?
+    /// For a delta, the content checksum (`PackPayload.contentChecksum`) of the records it was made
+    /// from: one version number has shipped with different data, so the number alone does not name a base.
+    public var baseChecksum: String?
     public var payload: PayloadInfo
     /// When the pack was built (ISO 8601, UTC).
     public var createdAt: String
@@ -44,13 +47,14 @@ public struct PackManifest: Sendable, Equatable {
     }
 
     public init(version: SemanticVersion, dataVersion: String, regions: [Region], checksum: String,
-                diffFrom: SemanticVersion?, payload: PayloadInfo, createdAt: String, expiresAt: String,
-                signatures: [PackSignature] = []) {
+                diffFrom: SemanticVersion?, baseChecksum: String? = nil, payload: PayloadInfo, createdAt: String,
+                expiresAt: String, signatures: [PackSignature] = []) {
         self.version = version
         self.dataVersion = dataVersion
         self.regions = regions
         self.checksum = checksum
         self.diffFrom = diffFrom
+        self.baseChecksum = baseChecksum
         self.payload = payload
         self.createdAt = createdAt
         self.expiresAt = expiresAt
@@ -76,7 +80,7 @@ public struct PackManifest: Sendable, Equatable {
 
     /// The manifest as a JSON value (its canonical encoding is the file's first line).
     public var json: JSONValue {
-        .object([
+        var fields: [String: JSONValue] = [
             "format": .string(PackManifest.format),
             "version": .string(version.description),
             "data_version": .string(dataVersion),
@@ -93,14 +97,17 @@ public struct PackManifest: Sendable, Equatable {
             "signatures": .array(signatures.map {
                 .object(["key": .string($0.keyID), "signature": .string($0.signature)])
             }),
-        ])
+        ]
+        // Only a delta has the member, so a full pack's manifest is as it was before deltas carried it.
+        if let baseChecksum { fields["base_checksum"] = .string(baseChecksum) }
+        return .object(fields)
     }
 
     /// Reads a manifest from its JSON value; every member must be present, of
     /// the right type, and no others may be there.
     public init(json: JSONValue) throws(PackError) {
         guard let o = json.objectValue else { throw .malformed("the manifest is not a JSON object") }
-        let known: Set<String> = ["format", "version", "data_version", "regions", "checksum", "diff_from",
+        let known: Set<String> = ["format", "version", "data_version", "regions", "checksum", "diff_from", "base_checksum",
                                   "payload", "created_at", "expires_at", "signatures"]
         if let extra = o.keys.first(where: { !known.contains($0) }) { throw .malformed("the manifest has an unknown field \"\(extra)\"") }
         func string(_ key: String) throws(PackError) -> String {
@@ -145,6 +152,18 @@ public struct PackManifest: Sendable, Equatable {
             throw .malformed("a full pack has diff_from null and a delta names its base version")
         }
         if let base = diffFrom, version <= base { throw .malformed("a delta's version must be higher than its base's") }
+        if let value = o["base_checksum"] {
+            guard diffFrom != nil else { throw .malformed("a full pack has no base_checksum") }
+            guard let sum = value.stringValue, sum.hasPrefix("sha256:"), Hex.decode(String(sum.dropFirst(7)))?.count == 32 else {
+                throw .malformed("base_checksum is not sha256: and 64 lowercase hex digits")
+            }
+            baseChecksum = sum
+        } else {
+            guard diffFrom == nil else {
+                throw .malformed("the delta does not name the checksum of the data it changes (made by an older publisher tool)")
+            }
+            baseChecksum = nil
+        }
         createdAt = try string("created_at")
         expiresAt = try string("expires_at")
         guard ISO8601DateFormatter().date(from: expiresAt) != nil else {

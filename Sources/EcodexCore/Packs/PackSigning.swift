@@ -193,6 +193,13 @@ public struct TrustedKeys: Sendable, Equatable {
     }
 
     func key(id: String) -> Key? { keys.first { $0.id == id } }
+
+    /// Names this set of keys and its policy: the first 16 hex digits of the SHA-256 of
+    /// `required_signatures` and the sorted key ids. Records kept per trust root use it.
+    public var fingerprint: String {
+        let text = "\(requiredSignatures):" + keys.map(\.id).sorted().joined(separator: ",")
+        return String(Hex.encode(PackCrypto.sha256(Array(text.utf8))).prefix(16))
+    }
 }
 
 /// A pack whose signatures, checksum and records have all been checked.

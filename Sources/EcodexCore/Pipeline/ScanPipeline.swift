@@ -232,6 +232,8 @@ public final class ScanPipeline {
         report.warnings.append("Used the ingredients \(product.source) for barcode \(code.digits).")
     }
 
+    /// On every result while the data was installed from a pack the program's keys do not accept.
+    public static let unverifiedData = "This additive data was not signed by the keys built into Ecodex; results may differ from published data."
     static let nothingFound = "No additives found. Scan the barcode or type the ingredients to check again."
 
     /// Looks up a product by barcode (`scan barcode 4006381333931`) and checks its ingredients.
@@ -295,6 +297,7 @@ public final class ScanPipeline {
         let mention = Mention(code: code, matchedText: [text], span: 0..<text.utf8.count, kind: .code)
         var report = ScanReport(input: text, region: options.preferences.region, versions: catalog.versions,
                                 additives: [finding(additive, mention: mention, options: options)])
+        if !catalog.dataIsVerified { report.warnings.insert(ScanPipeline.unverifiedData, at: 0) }
         report.timingsMs.total = Clock.since(start)
         return report
     }
@@ -352,6 +355,7 @@ public final class ScanPipeline {
         }
         var report = ScanReport(input: input, region: options.preferences.region, versions: catalog.versions,
                                 additives: findings, unmatched: unmatched)
+        if !catalog.dataIsVerified { report.warnings.append(ScanPipeline.unverifiedData) }
         // A sensitivity the shopper watches for that the label names in words of its own
         // (`preservative: sulphites`), when no card already carries its caution.
         let carried = Set(findings.compactMap { stored[$0.code]?.population }.joined())

@@ -63,10 +63,14 @@ public protocol AdditiveCatalog: AnyObject {
     /// a saved one instead (`ParserImage`).
     func parser() throws -> IngredientParser
     var versions: DataVersions { get }
+    /// False when the data was installed from a pack the program's own keys do not accept
+    /// (installed with other keys); every result then says so. Default: true.
+    var dataIsVerified: Bool { get }
 }
 
 extension AdditiveCatalog {
     public func parser() throws -> IngredientParser { IngredientParser(lexicon: try lexicon()) }
+    public var dataIsVerified: Bool { true }
 }
 
 /// A catalog held in memory: for tests and for tools that read a pack directly.
