@@ -17,14 +17,14 @@ import Testing
     @Test func everyFileAndFolderScanMakesIsPrivateUnderUmask000() throws {
         let p = try PackCommandTests.Publisher()
         let home = p.scan.dataDir.appendingPathComponent("home")
-        var env = p.env
+        var env: [String: String] = [:]
         env["ECODEX_DATA_DIR"] = home.appendingPathComponent("share/ecodex").path
         env["ECODEX_CONFIG"] = home.appendingPathComponent("config/ecodex/preferences.conf").path
         let full = try p.publish("ecodex-10.0.0.pack")
         let products = p.scan.dataDir.appendingPathComponent("p.jsonl")
         try Data(StoreHardeningTests.export(prefix: "400777", count: 10).utf8).write(to: products)
         for args in [["prefs", "set", "diet", "vegan"], ["prefs", "set", "avoid", "sulphites"], ["text", "water, E102"],
-                     ["code", "E330"], ["products", "import", products.path], ["pack", "apply", full], ["pack", "rollback"],
+                     ["code", "E330"], ["products", "import", products.path], ["pack", "apply", full] + p.trusted, ["pack", "rollback"],
                      ["store", "rebuild"], ["history"]] {
             let run = try p.scan.run(args, environment: env, wrapper: Self.umask000)
             #expect(run.status == 0, "scan \(args.joined(separator: " ")): \(run.stderr)")

@@ -248,7 +248,7 @@ import Testing
 
         // The US client ends with the newest version's data, as an EU client does.
         try Self.configure(p, server, region: "US")
-        let update = try p.scan.run(["update"], environment: p.env)
+        let update = try p.scan.run(["update"] + p.trusted)
         #expect(update.status == 0, "\(update.stdout)\(update.stderr)")
         #expect(try p.installed() == PackCommandTests.Installed("10.2.0", "Made from sugar by a mould."))
     }
