@@ -27,6 +27,8 @@ public final class OpenFoodFactsClient: ProductSource, @unchecked Sendable {
     public var maxBodyBytes = 2 << 20
     /// Waits between attempts; tests may replace it.
     var sleep: (TimeInterval) -> Void = { if $0 > 0 { usleep(UInt32($0 * 1_000_000)) } }
+    /// The clock the budget is measured on; tests may replace it.
+    var now: () -> Date = { Date() }
 
     /// `baseURL` defaults to Open Food Facts; `ECODEX_OFF_URL` overrides it (tests point it
     /// at a local server). Plain `http` is accepted only for a loopback address.
@@ -54,12 +56,12 @@ public final class OpenFoodFactsClient: ProductSource, @unchecked Sendable {
     ///
     /// - Throws: `network_error` when no usable answer came within the budget.
     public func product(barcode: String) throws -> Product? {
-        let deadline = Date().addingTimeInterval(budget)
+        let deadline = now().addingTimeInterval(budget)
         var lastProblem = ""
         var attempt = 0
         attempts: while attempt < maxAttempts {
             attempt += 1
-            let left = deadline.timeIntervalSinceNow
+            let left = deadline.timeIntervalSince(now())
             guard left > 0.05 else { break }
             let limits = HTTPGet.Limits(bytes: maxBodyBytes, seconds: min(left, attemptTimeout))
             switch HTTPGet.get(url(for: barcode), limits: limits, headers: Self.headers) {
@@ -70,7 +72,7 @@ public final class OpenFoodFactsClient: ProductSource, @unchecked Sendable {
                 if status == 429, let seconds = answer.retryAfter {
                     lastProblem = "HTTP 429, retry after \(seconds) s"
                     // Asked to wait longer than the budget allows: stop now rather than hang.
-                    if seconds > deadline.timeIntervalSinceNow - 0.1 { break attempts }
+                    if seconds > deadline.timeIntervalSince(now()) - 0.1 { break attempts }
                     sleep(seconds)
                     continue
                 }
@@ -90,7 +92,7 @@ public final class OpenFoodFactsClient: ProductSource, @unchecked Sendable {
             }
             guard attempt < maxAttempts else { break }
             let wait = backoff * Double(1 << (attempt - 1)) * Double.random(in: 0.8...1.2)
-            guard deadline.timeIntervalSinceNow - wait > 0.1 else { break }
+            guard deadline.timeIntervalSince(now()) - wait > 0.1 else { break }
             sleep(wait)
         }
         if lastProblem.hasPrefix("HTTP 429") {

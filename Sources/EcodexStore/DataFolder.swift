@@ -180,6 +180,8 @@ enum FolderLock {
             guard fd >= 0 else {
                 throw StoreError.cannotWrite(folder: directory, detail: "open \(name): \(String(cString: strerror(errno)))")
             }
+            // Held by another process: a test may stop here to know this one is waiting its turn.
+            if flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK { PackFault.point("lock-wait") }
             var result: Int32
             repeat { result = flock(fd, LOCK_EX) } while result != 0 && errno == EINTR
             guard result == 0 else {

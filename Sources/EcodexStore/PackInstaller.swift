@@ -553,21 +553,21 @@ public final class PackInstaller {
     }
 }
 
-/// Crash points for tests: when `ECODEX_PACK_FAULT` names a point, the process
-/// kills itself there with SIGKILL, as a power cut or `kill -9` would. When
-/// `ECODEX_PACK_PAUSE` names it (`point` or `point:/gate/file`), the process waits
-/// there for 0.3 s, or until the gate file exists (at most 5 s), so a test can make
-/// another process act inside that window.
+/// Crash points for tests (pack apply, product import): when `ECODEX_PACK_FAULT` names a
+/// point, the process kills itself there with SIGKILL, as a power cut or `kill -9` would.
+/// `ECODEX_PACK_PAUSE=point:/gate/file` stops it there: it creates `/gate/file.reached` and
+/// waits until the gate file exists, so a test acts at that point whatever the machine's speed.
 enum PackFault {
     static func point(_ name: String) {
         if let wanted = getenv("ECODEX_PACK_FAULT"), String(cString: wanted) == name { kill(getpid(), SIGKILL) }
         if let wanted = getenv("ECODEX_PACK_PAUSE") {
             let parts = String(cString: wanted).split(separator: ":", maxSplits: 1).map(String.init)
-            guard parts.first == name else { return }
-            let gate = parts.count > 1 ? parts[1] : ""
-            // Until the gate file exists (at most 5 s), or for 0.3 s without one.
+            guard parts.count == 2, parts[0] == name, !parts[1].isEmpty else { return }
+            let gate = parts[1]
+            close(open(gate + ".reached", O_WRONLY | O_CREAT | O_CLOEXEC, 0o600))
+            // At most 10 minutes, so a process a test forgot does not wait for ever.
             var waited = 0
-            repeat { usleep(10_000); waited += 10 } while waited < (gate.isEmpty ? 300 : 5_000) && (gate.isEmpty || access(gate, F_OK) != 0)
+            while access(gate, F_OK) != 0 && waited < 600_000 { usleep(10_000); waited += 10 }
         }
     }
 }

@@ -179,6 +179,7 @@ final class ProductSink {
         if inBatch >= ProductImporter.batchSize {
             try db.execute("COMMIT; BEGIN")
             inBatch = 0
+            PackFault.point("import-batch-committed")
         }
     }
 

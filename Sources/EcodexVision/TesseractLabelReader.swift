@@ -118,6 +118,8 @@ public final class TesseractLabelReader: LabelReader {
     /// minute (seen on the gold set's hard tier), which no shopper waits for.
     static let defaultBudgetMs = 8_000
     let budgetMs: Int
+    /// The clock a photo's budget is measured on; tests may replace it.
+    var now: () -> DispatchTime = { DispatchTime.now() }
 
     /// Starts Tesseract for `languages` (nil: the installed label languages
     /// among eng, deu, fra, spa, ita, nld) from `dataPath` (nil:
@@ -179,7 +181,7 @@ public final class TesseractLabelReader: LabelReader {
     /// `blockWorkers`: engines that may read the blocks of one scene at once (2 when this photo
     /// has the cores to itself, 1 when other photos of a batch are read beside it).
     func read(imageAt path: String, until deadline: UInt64?, blockWorkers: Int = 1) throws -> OCRResult {
-        let start = DispatchTime.now()
+        let start = now()
         if let deadline, start.uptimeNanoseconds >= deadline {
             var none = OCRResult(words: [], steps: [], preprocessMs: 0, ocrMs: 0)
             none.outOfTime = true
@@ -240,16 +242,16 @@ public final class TesseractLabelReader: LabelReader {
                 try? piece.image.writePNG(to: URL(fileURLWithPath: dir).appendingPathComponent("\(stem)-\(i).png").path)
             }
         }
-        let prepared_at = DispatchTime.now()
+        let prepared_at = now()
         // Time spent waiting for the shared retry engine (while another photo of the batch held
         // it, or while it started): not this photo's reading, so not taken from its budget (with it, a batch on two
         // cores lost the retries of heavy photos that one core read in full).
         var waitedMs = 0.0
         /// Milliseconds left for recognition, and whether the deadline (not the budget) sets it.
         func remaining() -> (ms: Int, byDeadline: Bool) {
-            let ofBudget = budgetMs - Int(Self.ms(prepared_at, DispatchTime.now()) - waitedMs)
+            let ofBudget = budgetMs - Int(Self.ms(prepared_at, now()) - waitedMs)
             guard let deadline else { return (ofBudget, false) }
-            let toDeadline = (Int64(bitPattern: deadline) - Int64(bitPattern: DispatchTime.now().uptimeNanoseconds)) / 1_000_000
+            let toDeadline = (Int64(bitPattern: deadline) - Int64(bitPattern: now().uptimeNanoseconds)) / 1_000_000
             return toDeadline < Int64(ofBudget) ? (Int(toDeadline), true) : (ofBudget, false)
         }
         var all: [OCRWord] = []
@@ -345,7 +347,7 @@ public final class TesseractLabelReader: LabelReader {
             lineBase = (words.map(\.line).max() ?? (lineBase - 1)) + 1
             all += words
         }
-        let done = DispatchTime.now()
+        let done = now()
         var result = OCRResult(words: all, steps: steps,
                                preprocessMs: Self.ms(start, prepared_at), ocrMs: Self.ms(prepared_at, done), timedOut: timedOut)
         result.outOfTime = outOfTime
@@ -461,7 +463,7 @@ public final class TesseractLabelReader: LabelReader {
     public func read(burstAt paths: [String], within seconds: Double?) -> [Result<OCRResult, Error>] {
         guard let seconds else { return read(imagesAt: paths) }
         // At most a day: a bigger number cannot overflow the clock and means no limit anyway.
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(min(max(0, seconds), 86_400) * 1e9)
+        let deadline = now().uptimeNanoseconds + UInt64(min(max(0, seconds), 86_400) * 1e9)
         return all(paths) { $0 == 0 ? nil : deadline }
     }
 
@@ -503,7 +505,7 @@ public final class TesseractLabelReader: LabelReader {
                 sharing: retryEngine) else { break }
             twins.append(twin)
         }
-        for twin in twins { twin.keepsPreview = keepsPreview }
+        for twin in twins { twin.keepsPreview = keepsPreview; twin.now = now }
         return [self] + twins.prefix(workers - 1)
     }
 
@@ -523,9 +525,9 @@ public final class TesseractLabelReader: LabelReader {
                          waited: (Double) -> Void = { _ in }) throws -> (words: [RecognizedWord], timedOut: Bool) {
         let mean = Self.meanConfidence(words)
         guard mean < retryBelowConfidence, let languages = retryLanguages(for: words) else { return (words, false) }
-        let asked = DispatchTime.now()
+        let asked = now()
         let again = try retryEngine.use(languages) { engine -> (words: [RecognizedWord], timedOut: Bool)? in
-            waited(Self.ms(asked, DispatchTime.now()))
+            waited(Self.ms(asked, now()))
             let left = budgetMs?()
             if let left, left < 1_000 { return nil }
             return try engine.recognize(image, budgetMs: left)
@@ -616,6 +618,8 @@ final class SharedEngine: @unchecked Sendable {
     private var slots: [Slot] = []
     private var starts: [[String]] = []
     private var uses: UInt64 = 0
+    /// Told (holding the engines' lock) each time a caller waits for room; tests use it.
+    var onWait: (() -> Void)?
 
     /// `budget`: usually the weight of one engine with every language.
     init(budget: Int, start: @escaping ([String]) throws -> TesseractEngine) {
@@ -670,6 +674,7 @@ final class SharedEngine: @unchecked Sendable {
                 }
                 return slot
             }
+            onWait?()
             condition.wait()
         }
     }

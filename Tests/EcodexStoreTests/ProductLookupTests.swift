@@ -14,14 +14,8 @@ import Testing
         return body + String((10 - sum % 10) % 10)
     }
 
-    static func microseconds(_ n: Int, _ body: (Int) throws -> Void) rethrows -> Double {
-        let start = DispatchTime.now().uptimeNanoseconds
-        for i in 0..<n { try body(i) }
-        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1000 / Double(n)
-    }
-
-    /// Always on, small: a cached barcode answers well under 1 ms even in a debug build.
-    @Test func cachedLookupIsUnderAMillisecond() throws {
+    /// Every cached barcode is found through the chain (how fast is measured in Benchmarks/).
+    @Test func cachedBarcodesAreFoundThroughTheChain() throws {
         let scratch = try Fixtures.Scratch()
         let cache = try UserStore(location: scratch.location)
         for i in 0..<100 {
@@ -31,8 +25,8 @@ import Testing
         }
         let chain = ProductSourceChain(local: [ProductCacheLookup(location: scratch.location), ProductDataset(location: scratch.location)])
         var found = 0
-        let us = try Self.microseconds(2_000) { i in if try chain.product(barcode: Self.barcode(i % 100)) != nil { found += 1 } }
-        #expect(found == 2_000)
-        #expect(us < 1_000, "\(us) µs per lookup")
+        for i in 0..<200 where try chain.product(barcode: Self.barcode(i % 100)) != nil { found += 1 }
+        #expect(found == 200)
+        #expect(try chain.product(barcode: Self.barcode(100)) == nil, "a barcode never cached is not found")
     }
 }

@@ -255,29 +255,47 @@ import Testing
     /// Found by `scan bench --jobs 2` on the gold set: two heavy photos lost their retries
     /// (one all six of its additives) because the other worker held the retry engine, and the
     /// wait came out of their 8 s budgets. Here another thread holds an engine with every
-    /// language, which leaves no room for another beside it, for longer than the photo's whole
-    /// budget; the photo is still re-read and reads as it does alone.
+    /// language, which leaves no room for another beside it; once the photo waits for room, the
+    /// reader's clock (which otherwise stands still) jumps an hour, far past the photo's budget,
+    /// and the engine is let go. The photo is still re-read and reads as it does alone.
     @Test(.enabled(if: TesseractLabelReader.installedLanguages().count > 1, "needs more than English"))
     func waitingForTheSharedRetryEngineIsNotTakenFromAPhotosBudget() throws {
         let unsure = Fixtures.real("dart_ingredients_coca_light_de.jpg")  // unsure in English: re-read
-        let alone = try TesseractLabelReader(languages: nil, dataPath: nil, options: PreprocessOptions(), budgetMs: 120_000)
+        let alone = try TesseractLabelReader(languages: nil, dataPath: nil, options: PreprocessOptions(), budgetMs: 600_000)
         let expected = try alone.read(imageAt: unsure)
         let languages = try #require(alone.retryEngine.started.first)  // the languages it is re-read with
-        let reader = try TesseractLabelReader(languages: nil, dataPath: nil, options: PreprocessOptions(), budgetMs: 6_000)
-        let holding = DispatchSemaphore(value: 0)
+        let reader = try TesseractLabelReader(languages: nil, dataPath: nil, options: PreprocessOptions(), budgetMs: 600_000)
+        let clock = ManualClock()
+        reader.now = { DispatchTime(uptimeNanoseconds: clock.nanoseconds) }
+        let holding = DispatchSemaphore(value: 0), waiting = DispatchSemaphore(value: 0)
         let shared = reader.retryEngine, all = reader.languages
+        shared.onWait = { waiting.signal() }
+        nonisolated(unsafe) var photoWaited = false
         // The other thread holds an engine with every language: no room for another beside it.
         Thread {
             try? shared.use(all) { _ in
                 holding.signal()
-                Thread.sleep(forTimeInterval: 7)
+                // Held until the photo waits for room; the limit only keeps a failure from hanging.
+                photoWaited = waiting.wait(timeout: .now() + 600) == .success
+                clock.nanoseconds += 3_600_000_000_000
             }
         }.start()
         holding.wait()
         let read = try reader.read(imageAt: unsure)
+        #expect(photoWaited, "the photo waited for the shared engine")
         #expect(!read.timedOut)
         #expect(read.text == expected.text)
         #expect(shared.started.last == languages)  // read again, with its own languages, once there was room
+    }
+
+    /// A clock that stands still until the test moves it.
+    final class ManualClock: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value: UInt64 = 1_000_000_000
+        var nanoseconds: UInt64 {
+            get { lock.lock(); defer { lock.unlock() }; return value }
+            set { lock.lock(); value = newValue; lock.unlock() }
+        }
     }
 }
 

@@ -168,36 +168,22 @@ import Testing
         #expect(try p.installed() == Self.new)
     }
 
-    /// SIGKILL at times spread over a whole apply.
-    @Test func killedAtRandomMomentsLeavesOldOrNew() throws {
+    /// SIGKILL from another process (as `kill -9` would) while the apply is held at each step,
+    /// the delta's check included: the store is wholly old or wholly new, and `scan` works.
+    @Test(arguments: ["verified", "delta-checked", "built", "synced", "previous-kept", "committed"])
+    func killedFromOutsideAtEachStepLeavesOldOrNew(point: String) throws {
         let p = try Publisher()
         let delta = try Self.prepared(p)
-        let start = Date()
-        #expect(try p.scan.run(["pack", "apply", delta] + p.trusted).status == 0)
-        let duration = Date().timeIntervalSince(start) * 1.2
-        #expect(try p.scan.run(["pack", "rollback"]).status == 0)
-        #expect(try p.installed() == Self.old)
-        var seen = Set<String>()
-        for step in 0..<10 {
-            let process = Process()
-            process.executableURL = ScanBinary.executable
-            process.arguments = ["pack", "apply", delta] + p.trusted
-            var environment = ProcessInfo.processInfo.environment
-            environment["ECODEX_DATA_DIR"] = p.scan.dataDir.path
-            process.environment = environment
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            usleep(useconds_t(duration * Double(step) / 10 * 1_000_000))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            let now = try p.installed()
-            #expect(now == Self.old || now == Self.new, "mixed store after a kill at step \(step): \(now)")
-            seen.insert(now.version)
-            #expect(try p.scan.run(["store", "check"] + p.trusted).status == 0)
-            if now.version == "10.1.0" { _ = try p.scan.run(["pack", "rollback"]) }
-        }
-        #expect(!seen.isEmpty)
+        let held = PausePoint(point, in: p.scan.dataDir)
+        let apply = try StoreHardeningTests.spawn(p.scan, ["pack", "apply", delta] + p.trusted, environment: held.environment)
+        let reached = held.waitUntilReached(by: apply)
+        kill(apply.processIdentifier, SIGKILL)
+        apply.waitUntilExit()
+        #expect(reached, "the apply reached \(point)")
+        #expect(apply.terminationReason == .uncaughtSignal && apply.terminationStatus == SIGKILL)
+        let now = try p.installed()
+        #expect(now == (point == "committed" ? Self.new : Self.old), "after a kill at \(point): \(now)")
+        #expect(try p.scan.run(["store", "check"] + p.trusted).status == 0)
     }
 
     /// Offline, `scan update` remembers the update and says so.

@@ -48,46 +48,36 @@ import Testing
 
     // MARK: - Every writer of the store takes the same lock
 
-    /// Races `pack apply` of a delta against `store rebuild` and `pack rollback`. The apply
-    /// waits after it checked the delta against the installed records (the window a rebuild
-    /// used to slip into) until the other writer has finished or a seeded random time has
-    /// passed (a fixed table, so every run races the same way). Each result must be one
-    /// whole version: never the delta's version over the rebuilt data.
-    @Test func writersOfTheStoreTakeTurns() throws {
+    /// Races `pack apply` of a delta against `store rebuild` and `pack rollback`. The apply stops
+    /// after it checked the delta against the installed records (the window a rebuild used to
+    /// slip into); the other writer starts then, and the apply goes on only once the other is
+    /// waiting for the store's lock, or has finished without it. The result must be one whole
+    /// version: never the delta's version over the rebuilt data.
+    @Test(arguments: [["store", "rebuild"], ["pack", "rollback"]])
+    func writersOfTheStoreTakeTurns(other arguments: [String]) throws {
         let p = try Publisher()
         let delta = try PackCommandTests.prepared(p)
-        // (seconds before the other writer starts, seconds the apply is held at most): spread
-        // over a rebuild's duration (about 1 s here), so the rebuild lands before, inside and
-        // after the apply's window.
-        let timings: [(start: Double, hold: Double)] = [(0.0, 1.8), (0.1, 0.6), (0.2, 1.2), (0.05, 0.5), (0.3, 2.0), (0.15, 0.9)]
-        let template = p.scan.dataDir
-        let files = try FileManager.default.contentsOfDirectory(atPath: template.path)
-            .filter { $0.hasPrefix("additives") || $0 == "pack-state.json" }
-        var outcomes: [String: Int] = [:]
-        for (round, timing) in timings.enumerated() {
-            let scan = ScanBinary()
-            for name in files {
-                try FileManager.default.copyItem(at: template.appendingPathComponent(name), to: scan.dataDir.appendingPathComponent(name))
-            }
-            let gate = scan.dataDir.appendingPathComponent("gate").path
-            let apply = try Self.spawn(scan, ["pack", "apply", delta] + p.trusted, environment: ["ECODEX_PACK_PAUSE": "delta-checked:" + gate])
-            usleep(UInt32(timing.start * 1_000_000))
-            let other = try Self.spawn(scan, round % 2 == 0 ? ["store", "rebuild"] : ["pack", "rollback"])
-            let deadline = Date().addingTimeInterval(timing.hold)
-            while other.isRunning && Date() < deadline { usleep(10_000) }
-            FileManager.default.createFile(atPath: gate, contents: nil)
-            apply.waitUntilExit()
-            other.waitUntilExit()
-            let state = try Self.storeState(scan)
-            outcomes[state.version, default: 0] += 1
-            let whole = (state.version == "10.0.0" && state.records == 3 && state.citric == PackCommandTests.oldLine)
-                || (state.version == "10.1.0" && state.records == 3 && state.citric == PackCommandTests.newLine)
-                || (!state.version.hasPrefix("10.") && state.records > 3
-                    && state.citric != PackCommandTests.oldLine && state.citric != PackCommandTests.newLine)
-            #expect(whole, "round \(round): a mixed store: \(state)")
-            #expect(try scan.run(["store", "check"] + p.trusted).status == 0, "round \(round)")
-        }
-        print("writersOfTheStoreTakeTurns: versions after each round \(outcomes)")
+        let scan = p.scan
+        let checked = PausePoint("delta-checked", in: scan.dataDir)
+        let apply = try Self.spawn(scan, ["pack", "apply", delta] + p.trusted, environment: checked.environment)
+        defer { checked.open(); apply.waitUntilExit() }
+        #expect(checked.waitUntilReached(by: apply), "the apply stopped after checking the delta")
+        let waiting = PausePoint("lock-wait", in: scan.dataDir)
+        let other = try Self.spawn(scan, arguments, environment: waiting.environment)
+        let tookTurns = waiting.waitUntilReached(by: other)
+        waiting.open()
+        checked.open()
+        apply.waitUntilExit()
+        other.waitUntilExit()
+        #expect(tookTurns, "scan \(arguments.joined(separator: " ")) did not wait for the apply's lock")
+        #expect(apply.terminationStatus == 0 && other.terminationStatus == 0, "\(apply.terminationStatus) \(other.terminationStatus)")
+        let state = try Self.storeState(scan)
+        let whole = (state.version == "10.0.0" && state.records == 3 && state.citric == PackCommandTests.oldLine)
+            || (state.version == "10.1.0" && state.records == 3 && state.citric == PackCommandTests.newLine)
+            || (!state.version.hasPrefix("10.") && state.records > 3
+                && state.citric != PackCommandTests.oldLine && state.citric != PackCommandTests.newLine)
+        #expect(whole, "a mixed store: \(state)")
+        #expect(try scan.run(["store", "check"] + p.trusted).status == 0)
     }
 
     struct StoreState: CustomStringConvertible {
@@ -201,18 +191,19 @@ import Testing
         #expect(try Self.has(scan, Self.ean13("400111", 0)) && Self.has(scan, Self.ean13("400222", 0)))
     }
 
-    /// An `--add` import killed after reading 30,000 lines (three of the old batches) leaves no row of them.
+    /// An `--add` import killed after it committed a batch of 10,000 lines to its build file
+    /// leaves no row of them: it is stopped at that point and killed there.
     @Test func aKilledAddImportLeavesTheListAsItWas() throws {
         let scan = ScanBinary()
         _ = try importProducts(scan, Self.export(prefix: "400333", count: 3))
-        let input = Pipe()
-        let importing = try Self.spawn(scan, ["products", "import", "-", "--add"], stdin: input)
-        input.fileHandleForWriting.write(Data(Self.export(prefix: "400444", count: 30_000).utf8))
-        // The pipe stays open: the import is still running when it is killed.
-        usleep(1_500_000)
+        let file = scan.dataDir.appendingPathComponent("big.jsonl")
+        try Data(Self.export(prefix: "400444", count: 30_000).utf8).write(to: file)
+        let committed = PausePoint("import-batch-committed", in: scan.dataDir)
+        let importing = try Self.spawn(scan, ["products", "import", file.path, "--add"], environment: committed.environment)
+        let reached = committed.waitUntilReached(by: importing)
         kill(importing.processIdentifier, SIGKILL)
         importing.waitUntilExit()
-        try? input.fileHandleForWriting.close()
+        #expect(reached, "the import committed a batch before it was killed")
         #expect(importing.terminationStatus == SIGKILL)
         #expect(try !Self.has(scan, Self.ean13("400444", 0)), "a row of the killed import is in the list")
         #expect(try Self.has(scan, Self.ean13("400333", 2)), "the list before the import is intact")
