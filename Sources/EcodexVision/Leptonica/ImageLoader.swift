@@ -17,9 +17,9 @@ enum ImageLoader {
     /// may be larger. PNG, TIFF, WebP and BMP are also held to `maxDecodeBytes`.
     static let maxPixelsFullDecode = 40_000_000
     /// Most bytes one decode may hold at once: a progressive JPEG's coefficients, or a PNG, TIFF,
-    /// WebP or BMP decoder's rows with the image made from them. With the OCR engine (about
-    /// 90 MB) loading beside the decode, `scan` stays under its 300 MB bound.
-    static let maxDecodeBytes = 180_000_000
+    /// WebP or BMP decoder's rows with the image made from them. Beside the OCR engines and a
+    /// batch's other photo (about 160 MB), `scan` stays under its 300 MB bound.
+    static let maxDecodeBytes = 120_000_000
     /// Most scans a JPEG may have, each a pass over the whole image: cameras write 1, progressive
     /// encoders about 10 (libjpeg 6–10, mozjpeg up to about 20); libjpeg-turbo warns past 1000.
     static let maxJPEGScans = 100
@@ -114,10 +114,14 @@ enum ImageLoader {
         if format == .png, Int64(width) * Int64(height) / 1032 > fileBytes {
             throw ImageError.notAnImage(path: path, detail: "\(fileBytes) bytes cannot hold \(width)×\(height) PNG pixels")
         }
-        if format == .jpeg, let layout = JPEGLayout.read(fd: fd, stopAfterScans: maxJPEGScans) {
-            try checkCost(of: layout, path: path)
-        }
+        let layout = format == .jpeg ? JPEGLayout.read(fd: fd, stopAfterScans: maxJPEGScans) : nil
+        if let layout { try checkCost(of: layout, path: path) }
         checked(width, height)
+        // Photos of a batch are read side by side: two decodes each within the budget must
+        // not run at once when together they are not.
+        let held = decodeBytes(format, width: width, height: height, colour: colour, layout: layout)
+        DecodeBudget.shared.acquire(held)
+        defer { DecodeBudget.shared.release(held) }
         let pix: PixImage?
         var orientation: Int?
         switch format {
@@ -149,7 +153,7 @@ enum ImageLoader {
                 KeptGray.keep(gray, for: identity)
             }
         default:
-            pix = StderrSilencer.run { PixImage(pixRead(decoderPath)) }
+            pix = try StderrSilencer.run { PixImage(pixRead(decoderPath)) }.map { try reduced($0, by: reduction(width: width, height: height)) }
         }
         guard let pix else {
             throw ImageError.damaged(path: path, detail: "\(format.rawValue) decoder failed")
@@ -191,6 +195,27 @@ enum ImageLoader {
             return .heif
         }
         return nil
+    }
+
+    /// Bytes the decode of this image holds at its peak, counted against `DecodeBudget`: a
+    /// JPEG's output (and its coefficients when buffered whole), libheif's planes and
+    /// reference frame (about 2 bytes a pixel), or a full decode's rows and image.
+    static func decodeBytes(_ format: Format, width: Int, height: Int, colour: Bool, layout: JPEGLayout?) -> Int {
+        let r = reduction(width: width, height: height)
+        let output = (width / r) * (height / r) * 4
+        switch format {
+        case .jpeg: return output + (layout.map { $0.buffersWholeImage ? $0.coefficientBytes : 0 } ?? 0)
+        case .heif: return output + width * height * 2
+        default: return width * height * decodeBytesPerPixel(format, colour: colour)
+        }
+    }
+
+    /// A full decode averaged down by `reduction`, as a JPEG is decoded at 1/2–1/8: OCR needs
+    /// no more, and the next photo of a batch is not decoded beside a large image. Bilevel
+    /// images (1 bit a pixel, small already) stay as they are; 16-bit ones become 8-bit.
+    static func reduced(_ pix: PixImage, by reduction: Int) throws -> PixImage {
+        guard reduction > 1, pix.depth >= 8 else { return pix }
+        return try (pix.depth == 16 ? pix.gray() : pix).scaled(1 / Double(reduction))
     }
 
     /// Refuses a JPEG whose decoding would take too many passes or hold too many coefficients
@@ -301,6 +326,38 @@ enum KeptGray {
         defer { lock.unlock() }
         guard let i = kept.firstIndex(where: { $0.0 == identity }) else { return nil }
         return kept.remove(at: i).1
+    }
+}
+
+/// The bytes decoders hold in this process at once, kept at most `ImageLoader.maxDecodeBytes`:
+/// a decode waits until the others leave it room (one larger than the whole budget runs alone).
+final class DecodeBudget: @unchecked Sendable {
+    static let shared = DecodeBudget(capacity: ImageLoader.maxDecodeBytes)
+    /// Decodes from this size up return their freed memory to the system.
+    static let trimAbove = 32_000_000
+    let capacity: Int
+    private let condition = NSCondition()
+    private var held = 0
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    func acquire(_ bytes: Int) {
+        let n = min(bytes, capacity)
+        condition.lock()
+        while held + n > capacity { condition.wait() }
+        held += n
+        condition.unlock()
+    }
+
+    /// Gives back `bytes` once the decode freed them. A large decode's rows were freed into its
+    /// thread's malloc arena, where another thread's decode cannot reuse them: hand them back
+    /// to the system first.
+    func release(_ bytes: Int) {
+        if bytes >= Self.trimAbove { _ = ecx_return_freed_memory() }
+        condition.lock()
+        held -= min(bytes, capacity)
+        condition.broadcast()
+        condition.unlock()
     }
 }
 
