@@ -165,10 +165,10 @@ def image_originals(tmp, rng, synth):
             if subprocess.run([convert] + out, capture_output=True).returncode == 0:
                 files.append(dst)
     # Progressive JPEGs that cost far more to decode than their size: many scans, huge coefficient
-    # buffers, and one at both limits at once (40 MP, 4:2:0, 100 scans).
+    # buffers, and one near both limits at once (27 MP, 4:2:0, 100 scans).
     for name, data in [("scans-883.jpg", flat_progressive_jpeg(4000, 4000, [(1, 1)], refinements=13)),
                        ("huge-progressive.jpg", flat_progressive_jpeg(10000, 10000, [(1, 1)] * 3, refinements=0, bands=5)),
-                       ("progressive40-100scans.jpg", flat_progressive_jpeg(7296, 5472, [(2, 2), (1, 1), (1, 1)], refinements=2, bands=11))]:
+                       ("progressive27-100scans.jpg", flat_progressive_jpeg(6000, 4500, [(2, 2), (1, 1), (1, 1)], refinements=2, bands=11))]:
         dst = os.path.join(tmp, name)
         open(dst, "wb").write(data)
         files.append(dst)

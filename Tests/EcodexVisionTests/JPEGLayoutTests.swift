@@ -77,11 +77,12 @@ import Testing
     }
 
     @Test func theCoefficientBufferIsSizedAsLibjpegSizesIt() {
-        // 7296×5472 with 4:2:0: Y 912×684 blocks (rounded to its 2×2 sampling), Cb and Cr 456×342.
-        var phone = JPEGLayout(width: 7296, height: 5472, progressive: true,
+        // 6000×4500 with 4:2:0: Y 750×564 blocks (rounded to its 2×2 sampling), Cb and Cr 375×282.
+        var phone = JPEGLayout(width: 6000, height: 4500, progressive: true,
                                components: [.init(h: 2, v: 2), .init(h: 1, v: 1), .init(h: 1, v: 1)], scans: 10, firstScanComponents: 3)
-        #expect(phone.coefficientBytes == (912 * 684 + 2 * 456 * 342) * 128)
-        #expect(phone.coefficientBytes <= ImageLoader.maxDecodeBytes, "a 40 MP progressive phone photo reads")
+        #expect(phone.coefficientBytes == (750 * 564 + 2 * 375 * 282) * 128)
+        // With its output (3000×2250 at 4 bytes), a 27 MP progressive photo reads.
+        #expect(phone.coefficientBytes + 3000 * 2250 * 4 <= ImageLoader.maxDecodeBytes)
         // An odd size: blocks rounded up, and Y's rounded to its sampling.
         phone.width = 4001
         phone.height = 3001
@@ -96,7 +97,8 @@ import Testing
                               components: Array(repeating: .init(h: 1, v: 1), count: 3), scans: 4, firstScanComponents: 3)
         #expect(bomb.coefficientBytes == 3 * 1250 * 1250 * 128)
         let refused = #expect(throws: ImageError.self) { try ImageLoader.checkCost(of: bomb, path: "b.jpg") }
-        #expect(refused == .progressiveTooLarge(width: 10_000, height: 10_000, maxPixels: ImageLoader.maxDecodeBytes / 6))
+        // 6 bytes of coefficients a pixel, and 1 of output at 1/2.
+        #expect(refused == .progressiveTooLarge(width: 10_000, height: 10_000, maxPixels: ImageLoader.maxDecodeBytes / 7))
         // The same size in baseline, one interleaved scan, is decoded a row of blocks at a time.
         bomb.progressive = false
         #expect(throws: Never.self) { try ImageLoader.checkCost(of: bomb, path: "b.jpg") }

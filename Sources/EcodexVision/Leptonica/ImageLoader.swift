@@ -16,8 +16,8 @@ enum ImageLoader {
     /// once decoded (3 for HEIC), so 40 MP is 160 MB. JPEGs are decoded reduced (below), so they
     /// may be larger. PNG, TIFF, WebP and BMP are also held to `maxDecodeBytes`.
     static let maxPixelsFullDecode = 40_000_000
-    /// Most bytes one decode may hold at once: a progressive JPEG's coefficients, or a PNG, TIFF,
-    /// WebP or BMP decoder's rows with the image made from them. Beside the OCR engines and a
+    /// Most bytes one decode may hold at once: a progressive JPEG's coefficients with its output,
+    /// or a PNG, TIFF, WebP or BMP decoder's rows with the image made from them. Beside the OCR engines and a
     /// batch's other photo (about 160 MB), `scan` stays under its 300 MB bound.
     static let maxDecodeBytes = 120_000_000
     /// Most scans a JPEG may have, each a pass over the whole image: cameras write 1, progressive
@@ -198,8 +198,8 @@ enum ImageLoader {
     }
 
     /// Bytes the decode of this image holds at its peak, counted against `DecodeBudget`: a
-    /// JPEG's output (and its coefficients when buffered whole), libheif's planes and
-    /// reference frame (about 2 bytes a pixel), or a full decode's rows and image.
+    /// JPEG's output (and its coefficients when buffered whole), libheif's output and planes
+    /// (taken as 2 bytes a pixel; not measured), or a full decode's rows and image.
     static func decodeBytes(_ format: Format, width: Int, height: Int, colour: Bool, layout: JPEGLayout?) -> Int {
         let r = reduction(width: width, height: height)
         let output = (width / r) * (height / r) * 4
@@ -224,8 +224,10 @@ enum ImageLoader {
         guard layout.scans <= maxJPEGScans else {
             throw ImageError.tooManyScans(path: path, maxScans: maxJPEGScans)
         }
-        guard !layout.buffersWholeImage || layout.coefficientBytes <= maxDecodeBytes else {
-            let maxPixels = Int(Double(maxDecodeBytes) / layout.coefficientBytesPerPixel)
+        let bytes = decodeBytes(.jpeg, width: layout.width, height: layout.height, colour: true, layout: layout)
+        guard !layout.buffersWholeImage || bytes <= maxDecodeBytes else {
+            // Its output, decoded at 1/2, is another byte a pixel.
+            let maxPixels = Int(Double(maxDecodeBytes) / (layout.coefficientBytesPerPixel + 1))
             throw ImageError.progressiveTooLarge(width: layout.width, height: layout.height, maxPixels: maxPixels)
         }
     }
