@@ -20,8 +20,8 @@ enum ImageLoader {
     /// or a PNG, TIFF, WebP or BMP decoder's rows with the image made from them. Beside the OCR engines and a
     /// batch's other photo (about 160 MB), `scan` stays under its 300 MB bound.
     static let maxDecodeBytes = 120_000_000
-    /// Most scans a JPEG may have, each a pass over the whole image: cameras write 1, progressive
-    /// encoders about 10 (libjpeg 6–10, mozjpeg up to about 20); libjpeg-turbo warns past 1000.
+    /// Most scans a JPEG may have, each a pass over the whole image: cameras write 1, libjpeg's
+    /// progressive script 6 (grey) or 10 (colour). A photo at both limits costs about 2 s of CPU.
     static let maxJPEGScans = 100
 
     /// Bytes a full decode holds per pixel at its peak (the decoder's rows and Leptonica's image),
