@@ -13,7 +13,9 @@ controls, emoji, NUL, bytes that are not UTF-8), bracket and code storms, texts 
 100 kB limit and past it. They go to `scan text --jsonl -` in batches (one process reads many
 texts, one JSON line out per text), and every 500th one also alone to `scan text -` (standard
 input and the history write). Photos are mutated from samples/, goldset/real/ and some of
-goldset/synth/ (plus PNG, BMP, TIFF, WebP, GIF, HEIC and AVIF copies when ImageMagick is there): bit flips,
+goldset/synth/ (plus PNG, BMP, TIFF, WebP, GIF, HEIC and AVIF copies, progressive and 16-bit copies, a
+12 MP progressive photo and 13 and 40 MP PNG and 16-bit TIFF files when ImageMagick is there, and
+progressive JPEGs of many scans or huge coefficient buffers made here): bit flips,
 byte overwrites, truncation, spliced and repeated chunks, and header corruption (PNG IHDR
 with a fixed CRC, JPEG SOF, BMP sizes set to 0, 1, huge or odd). They go to `scan PHOTO...
 --format json` in batches.
@@ -148,7 +150,68 @@ def image_originals(tmp, rng, synth):
             dst = os.path.join(tmp, "candy." + ext)
             if subprocess.run([convert, src, dst], capture_output=True).returncode == 0:
                 files.append(dst)
+        # Progressive and 16-bit copies, a 12 MP progressive photo, and PNG and 16-bit TIFF files
+        # at the colour decode limit (13 MP, read) and at 40 MP (refused from the header).
+        big = [("candy-progressive.jpg", [src, "-interlace", "Plane"]),
+               ("candy-16.png", [src, "-depth", "16"]), ("candy-16.tif", [src, "-depth", "16"]),
+               ("photo12-progressive.jpg", [src, "-resize", "4000x3000!", "-sampling-factor", "2x2", "-interlace", "Plane"]),
+               ("flat13.png", ["-size", "4400x3000", "xc:gray", "-fill", "black", "-draw", "rectangle 100,100 900,400", "PNG24:"]),
+               ("flat13-16.tif", ["-size", "4400x3000", "xc:gray", "-type", "TrueColor", "-depth", "16", "-compress", "lzw"]),
+               ("flat40.png", ["-size", "7744x5164", "xc:gray", "PNG24:"]),
+               ("flat40-16.tif", ["-size", "7744x5164", "xc:gray", "-type", "TrueColor", "-depth", "16", "-compress", "lzw"])]
+        for name, cmd in big:
+            dst = os.path.join(tmp, name)
+            out = cmd[:-1] + [cmd[-1] + dst] if cmd[-1].endswith(":") else cmd + [dst]
+            if subprocess.run([convert] + out, capture_output=True).returncode == 0:
+                files.append(dst)
+    # Progressive JPEGs that cost far more to decode than their size: many scans, huge coefficient
+    # buffers, and one near both limits at once (27 MP, 4:2:0, 100 scans).
+    for name, data in [("scans-883.jpg", flat_progressive_jpeg(4000, 4000, [(1, 1)], refinements=13)),
+                       ("huge-progressive.jpg", flat_progressive_jpeg(10000, 10000, [(1, 1)] * 3, refinements=0, bands=5)),
+                       ("progressive27-100scans.jpg", flat_progressive_jpeg(6000, 4500, [(2, 2), (1, 1), (1, 1)], refinements=2, bands=11))]:
+        dst = os.path.join(tmp, name)
+        open(dst, "wb").write(data)
+        files.append(dst)
     return [(f, open(f, "rb").read()) for f in files]
+
+
+def flat_progressive_jpeg(width, height, sampling, refinements, bands=63):
+    """A valid progressive JPEG of a flat grey picture: a DC scan of all components, then per
+    component and per AC coefficient up to `bands` a first scan and `refinements` refinement
+    scans. Every coefficient is zero, so each scan is runs of empty blocks: a few bytes that the
+    decoder still visits every block for."""
+    hmax, vmax = max(h for h, _ in sampling), max(v for _, v in sampling)
+    out = bytearray(b"\xff\xd8")
+    def seg(marker, body):
+        out.extend(struct.pack(">BBH", 0xFF, marker, len(body) + 2) + body)
+    seg(0xDB, bytes([0] + [1] * 64))
+    seg(0xC2, struct.pack(">BHHB", 8, height, width, len(sampling)) + b"".join(bytes([c + 1, h << 4 | v, 0]) for c, (h, v) in enumerate(sampling)))
+    seg(0xC4, bytes([0x00, 1] + [0] * 15 + [0]))                              # DC: difference 0 is "0"
+    seg(0xC4, bytes([0x10, 0, 0, 0, 15] + [0] * 12 + [r << 4 for r in range(15)]))  # AC: EOB0-EOB14, 4 bits
+    def sos(comps, ss, se, ah, al, data):
+        seg(0xDA, bytes([len(comps)] + [x for c in comps for x in (c + 1, 0)] + [ss, se, ah << 4 | al]))
+        out.extend(data)
+    def ceil(a, b):
+        return -(-a // b)
+    blocks = ceil(width, 8 * hmax) * ceil(height, 8 * vmax) * sum(h * v for h, v in sampling)
+    sos(list(range(len(sampling))), 0, 0, 0, 0, bytes(blocks // 8) + (bytes([(1 << (8 - blocks % 8)) - 1]) if blocks % 8 else b""))
+    for c, (h, v) in enumerate(sampling):
+        bits, n = [], ceil(ceil(width * h, hmax), 8) * ceil(ceil(height * v, vmax), 8)
+        while n > 0:
+            run = min(n, 32767); r = run.bit_length() - 1
+            bits += [(r >> i) & 1 for i in range(3, -1, -1)] + [((run - (1 << r)) >> i) & 1 for i in range(r - 1, -1, -1)]
+            n -= run
+        bits += [1] * (-len(bits) % 8)
+        data = bytearray()
+        for i in range(0, len(bits), 8):
+            byte = int("".join(map(str, bits[i:i + 8])), 2)
+            data += bytes([byte, 0]) if byte == 0xFF else bytes([byte])
+        for k in range(1, bands + 1):
+            sos([c], k, k, 0, refinements, data)
+            for al in range(refinements - 1, -1, -1):
+                sos([c], k, k, al + 1, al, data)
+    out.extend(b"\xff\xd9")
+    return bytes(out)
 
 
 def odd_size(rng):

@@ -163,6 +163,10 @@ enum Failure {
             "This image is too large (\(width)×\(height) pixels). Use a photo under \(maxPixels / 1_000_000) megapixels, or crop to the ingredient list."
         case .tooThin(let width, let height, _, _):
             "This image (\(width)×\(height) pixels) is too thin to be a photo of a label. Take the photo again or type the ingredients."
+        case .tooManyScans(_, let maxScans):
+            "This photo is saved in more than \(maxScans) passes, too many to read. Take it again, or save it as a standard JPEG."
+        case .progressiveTooLarge(let width, let height, let maxPixels):
+            "This progressive JPEG (\(width)×\(height) pixels) is too large to read. Use one under \(maxPixels / 1_000_000) megapixels, or save it as a standard JPEG."
         case .damaged: "This photo is damaged or incomplete. Take the photo again or type the ingredients."
         case .notPrepared: "This photo could not be prepared for reading. Take the photo again or type the ingredients."
         }

@@ -15,6 +15,11 @@ public enum ImageError: ClassifiedError, Equatable {
     /// A photo format this machine cannot decode: a HEIC photo without libheif, or coded
     /// with a codec the installed libheif lacks.
     case unsupported(path: String, format: String, detail: String)
+    /// A JPEG of more than `maxScans` scans, each a pass over the whole image.
+    case tooManyScans(path: String, maxScans: Int)
+    /// A progressive (or multi-scan) JPEG whose decoder would hold the coefficients of the whole
+    /// image at once, more than the decode budget: at most `maxPixels` with its colour sampling.
+    case progressiveTooLarge(width: Int, height: Int, maxPixels: Int)
     /// The decoder failed or reported damage (a truncated JPEG, say).
     case damaged(path: String, detail: String)
     /// Decoded, but preprocessing failed.
@@ -29,6 +34,9 @@ public enum ImageError: ClassifiedError, Equatable {
         case .tooLarge(let w, let h, let maxPixels, let maxSide): "\(w)×\(h) pixels, limit \(maxPixels) pixels and \(maxSide) per side"
         case .tooThin(let w, let h, let minSide, let maxAspect): "\(w)×\(h) pixels, sides at least \(minSide) px, at most 1:\(maxAspect)"
         case .unsupported(let path, let format, let detail): "\(path): \(format) cannot be decoded here: \(detail)"
+        case .tooManyScans(let path, let maxScans): "\(path): JPEG of more than \(maxScans) scans"
+        case .progressiveTooLarge(let w, let h, let maxPixels):
+            "\(w)×\(h) progressive JPEG, over the decode budget (\(maxPixels) pixels at its sampling)"
         case .damaged(let path, let detail): "\(path): damaged: \(detail)"
         case .notPrepared(let detail): "preprocessing failed: \(detail)"
         }

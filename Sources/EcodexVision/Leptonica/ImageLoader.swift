@@ -14,8 +14,28 @@ enum ImageLoader {
     static let maxPixels = 100_000_000
     /// Largest image in a format decoded at full size (PNG, TIFF, WebP, BMP, HEIC): 4 bytes a pixel
     /// once decoded (3 for HEIC), so 40 MP is 160 MB. JPEGs are decoded reduced (below), so they
-    /// may be larger.
+    /// may be larger. PNG, TIFF, WebP and BMP are also held to `maxDecodeBytes`.
     static let maxPixelsFullDecode = 40_000_000
+    /// Most bytes one decode may hold at once: a progressive JPEG's coefficients with its output,
+    /// or a PNG, TIFF, WebP or BMP decoder's rows with the image made from them. Beside the OCR engines and a
+    /// batch's other photo (about 160 MB), `scan` stays under its 300 MB bound.
+    static let maxDecodeBytes = 120_000_000
+    /// Most scans a JPEG may have, each a pass over the whole image: cameras write 1, libjpeg's
+    /// progressive script 6 (grey) or 10 (colour). A photo at both limits costs about 2 s of CPU.
+    static let maxJPEGScans = 100
+
+    /// Bytes a full decode holds per pixel at its peak (the decoder's rows and Leptonica's image),
+    /// rounded up from measurements: colour PNG 7.1–8.1, TIFF 8.3, BMP 7.0, WebP 4.1; grey 1.2–2.2,
+    /// but a grey PNG with a transparent colour (tRNS, after the header) is decoded in colour: 5.1.
+    static func decodeBytesPerPixel(_ format: Format, colour: Bool) -> Int {
+        switch (format, colour) {
+        case (.png, false): 6
+        case (_, false): 3
+        case (.webp, _): 5
+        case (.bmp, _): 8
+        default: 9
+        }
+    }
     /// Longest side we agree to decode.
     static let maxSide = 20_000
     /// Most elongated image we agree to read: a label strip photographed whole is about 1:8.
@@ -72,13 +92,17 @@ enum ImageLoader {
         // A HEIF file is opened (its boxes parsed, no pixel decoded) to learn its size.
         var heif: OpaquePointer?
         defer { ecx_heif_close(heif) }
-        let (width, height) = try format == .heif
+        let (width, height, colour) = try format == .heif
             ? openHEIF(decoderPath, shown: path, into: &heif)
             : dimensions(of: decoderPath, shown: path, format: format, head: bytes)
         guard width > 0, height > 0 else {
             throw ImageError.notAnImage(path: path, detail: "header has no size")
         }
-        let pixelLimit = format == .jpeg ? maxPixels : maxPixelsFullDecode
+        let pixelLimit = switch format {
+        case .jpeg: maxPixels
+        case .heif: maxPixelsFullDecode
+        default: min(maxPixelsFullDecode, maxDecodeBytes / decodeBytesPerPixel(format, colour: colour))
+        }
         guard width <= maxSide, height <= maxSide, width * height <= pixelLimit else {
             throw ImageError.tooLarge(width: width, height: height, maxPixels: pixelLimit, maxSide: maxSide)
         }
@@ -90,7 +114,14 @@ enum ImageLoader {
         if format == .png, Int64(width) * Int64(height) / 1032 > fileBytes {
             throw ImageError.notAnImage(path: path, detail: "\(fileBytes) bytes cannot hold \(width)×\(height) PNG pixels")
         }
+        let layout = format == .jpeg ? JPEGLayout.read(fd: fd, stopAfterScans: maxJPEGScans) : nil
+        if let layout { try checkCost(of: layout, path: path) }
         checked(width, height)
+        // Photos of a batch are read side by side: two decodes each within the budget must
+        // not run at once when together they are not.
+        let held = decodeBytes(format, width: width, height: height, colour: colour, layout: layout)
+        DecodeBudget.shared.acquire(held)
+        defer { DecodeBudget.shared.release(held) }
         let pix: PixImage?
         var orientation: Int?
         switch format {
@@ -122,7 +153,7 @@ enum ImageLoader {
                 KeptGray.keep(gray, for: identity)
             }
         default:
-            pix = StderrSilencer.run { PixImage(pixRead(decoderPath)) }
+            pix = try StderrSilencer.run { PixImage(pixRead(decoderPath)) }.map { try reduced($0, by: reduction(width: width, height: height)) }
         }
         guard let pix else {
             throw ImageError.damaged(path: path, detail: "\(format.rawValue) decoder failed")
@@ -166,13 +197,48 @@ enum ImageLoader {
         return nil
     }
 
+    /// Bytes the decode of this image holds at its peak, counted against `DecodeBudget`: a
+    /// JPEG's output (and its coefficients when buffered whole), libheif's output and planes
+    /// (taken as 2 bytes a pixel; not measured), or a full decode's rows and image.
+    static func decodeBytes(_ format: Format, width: Int, height: Int, colour: Bool, layout: JPEGLayout?) -> Int {
+        let r = reduction(width: width, height: height)
+        let output = (width / r) * (height / r) * 4
+        switch format {
+        case .jpeg: return output + (layout.map { $0.buffersWholeImage ? $0.coefficientBytes : 0 } ?? 0)
+        case .heif: return output + width * height * 2
+        default: return width * height * decodeBytesPerPixel(format, colour: colour)
+        }
+    }
+
+    /// A full decode averaged down by `reduction`, as a JPEG is decoded at 1/2–1/8: OCR needs
+    /// no more, and the next photo of a batch is not decoded beside a large image. Bilevel
+    /// images (1 bit a pixel, small already) stay as they are; 16-bit ones become 8-bit.
+    static func reduced(_ pix: PixImage, by reduction: Int) throws -> PixImage {
+        guard reduction > 1, pix.depth >= 8 else { return pix }
+        return try (pix.depth == 16 ? pix.gray() : pix).scaled(1 / Double(reduction))
+    }
+
+    /// Refuses a JPEG whose decoding would take too many passes or hold too many coefficients
+    /// (a progressive file is buffered whole at any reduction); libjpeg never sees it.
+    static func checkCost(of layout: JPEGLayout, path: String) throws {
+        guard layout.scans <= maxJPEGScans else {
+            throw ImageError.tooManyScans(path: path, maxScans: maxJPEGScans)
+        }
+        let bytes = decodeBytes(.jpeg, width: layout.width, height: layout.height, colour: true, layout: layout)
+        guard !layout.buffersWholeImage || bytes <= maxDecodeBytes else {
+            // Its output, decoded at 1/2, is another byte a pixel.
+            let maxPixels = Int(Double(maxDecodeBytes) / (layout.coefficientBytesPerPixel + 1))
+            throw ImageError.progressiveTooLarge(width: layout.width, height: layout.height, maxPixels: maxPixels)
+        }
+    }
+
     /// Opens a HEIF file with libheif and returns its primary image's size as shown.
-    private static func openHEIF(_ path: String, shown: String, into handle: inout OpaquePointer?) throws -> (Int, Int) {
+    private static func openHEIF(_ path: String, shown: String, into handle: inout OpaquePointer?) throws -> (Int, Int, Bool) {
         var width: Int32 = 0, height: Int32 = 0
         var reason = [CChar](repeating: 0, count: 256)
         let status = ecx_heif_open(path, Int32(maxSide), &handle, &width, &height, &reason, reason.count)
         guard status == Int32(ECX_HEIF_OK) else { throw heifError(status, path: shown, reason: text(of: reason)) }
-        return (Int(width), Int(height))
+        return (Int(width), Int(height), true)
     }
 
     /// The NUL-terminated reason a C function wrote.
@@ -187,30 +253,33 @@ enum ImageLoader {
         }
     }
 
-    /// Width and height from the header, without decoding pixels.
+    /// Width and height from the header, without decoding pixels, and whether the image is
+    /// decoded in colour (4 bytes a pixel) rather than grey or through a palette (1 byte).
     ///
     /// PNG and BMP keep their size at fixed offsets, so we read it ourselves;
     /// for the others Leptonica's header reader parses only the header.
-    static func dimensions(of path: String, shown: String, format: Format, head b: [UInt8]) throws -> (Int, Int) {
+    static func dimensions(of path: String, shown: String, format: Format, head b: [UInt8]) throws -> (Int, Int, Bool) {
         switch format {
         case .png:
-            // IHDR is always the first chunk: width and height big-endian at 16 and 20.
-            guard b.count >= 24, Array(b[12..<16]) == Array("IHDR".utf8) else {
+            // IHDR is always the first chunk: width and height big-endian at 16 and 20, then
+            // bit depth and colour type (0 grey; a palette, 3, is decoded in colour when it has
+            // transparent entries).
+            guard b.count >= 26, Array(b[12..<16]) == Array("IHDR".utf8) else {
                 throw ImageError.notAnImage(path: shown, detail: "PNG without IHDR")
             }
-            return (Int(be32(b, 16)), Int(be32(b, 20)))
+            return (Int(be32(b, 16)), Int(be32(b, 20)), b[25] != 0)
         case .bmp:
             // BITMAPINFOHEADER: signed little-endian width at 18, height at 22
-            // (negative height means rows stored top-down).
-            guard b.count >= 26 else { throw ImageError.notAnImage(path: shown, detail: "short BMP header") }
+            // (negative height means rows stored top-down), bits per pixel at 28.
+            guard b.count >= 30 else { throw ImageError.notAnImage(path: shown, detail: "short BMP header") }
             let w = Int32(bitPattern: le32(b, 18)), h = Int32(bitPattern: le32(b, 22))
-            return (Int(w), Int(h.magnitude))
+            return (Int(w), Int(h.magnitude), Int(b[28]) | Int(b[29]) << 8 > 8)
         default:
             var fmt: Int32 = 0, w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, cmap: Int32 = 0
             guard StderrSilencer.run({ pixReadHeader(path, &fmt, &w, &h, &bps, &spp, &cmap) }) == 0 else {
                 throw ImageError.notAnImage(path: shown, detail: "\(format.rawValue) header unreadable")
             }
-            return (Int(w), Int(h))
+            return (Int(w), Int(h), spp > 1)
         }
     }
 
@@ -259,6 +328,38 @@ enum KeptGray {
         defer { lock.unlock() }
         guard let i = kept.firstIndex(where: { $0.0 == identity }) else { return nil }
         return kept.remove(at: i).1
+    }
+}
+
+/// The bytes decoders hold in this process at once, kept at most `ImageLoader.maxDecodeBytes`:
+/// a decode waits until the others leave it room (one larger than the whole budget runs alone).
+final class DecodeBudget: @unchecked Sendable {
+    static let shared = DecodeBudget(capacity: ImageLoader.maxDecodeBytes)
+    /// Decodes from this size up return their freed memory to the system.
+    static let trimAbove = 32_000_000
+    let capacity: Int
+    private let condition = NSCondition()
+    private var held = 0
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    func acquire(_ bytes: Int) {
+        let n = min(bytes, capacity)
+        condition.lock()
+        while held + n > capacity { condition.wait() }
+        held += n
+        condition.unlock()
+    }
+
+    /// Gives back `bytes` once the decode freed them. A large decode's rows were freed into its
+    /// thread's malloc arena, where another thread's decode cannot reuse them: hand them back
+    /// to the system first.
+    func release(_ bytes: Int) {
+        if bytes >= Self.trimAbove { _ = ecx_return_freed_memory() }
+        condition.lock()
+        held -= min(bytes, capacity)
+        condition.broadcast()
+        condition.unlock()
     }
 }
 
