@@ -122,7 +122,7 @@ def main():
             print()
             print(f"Batch of {len(photos) * 2} photos: one core {one:.2f} s ({m1:.0f} MB), two cores {two:.2f} s "
                   f"({m2:.0f} MB): {one / two:.2f}x the throughput")
-            # The README's batch: 32 gold-set photos (a shopper's or a corpus's batch is mostly label
+            # docs/performance.md's batch: 32 gold-set photos (a shopper's or a corpus's batch is mostly label
             # crops, some read again in their own languages), where engine starts weigh less.
             gold = [os.path.join(ROOT, "goldset", "synth", f"g{i:04d}.jpg") for i in range(32)]
             batch = [a.scan] + gold + ["--region", "EU", "--format", "json"]

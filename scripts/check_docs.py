@@ -18,10 +18,6 @@ from pathlib import Path
 
 MAX_README_LINES = 300
 
-# Files another engineer owns: their references are printed as warnings, not failures, until
-# the owner has moved them to docs/history.md. Empty this set once they are gone.
-REFERENCES_PENDING_OWNER = {"docs/pack-admin.md"}
-
 REFERENCE = re.compile(
     r"\b(?:sessions?|runs?|issues?)\s+(?:no\.?\s*)?#?\d+\b"  # session 14, issue 16, run 3, issue #7
     r"|(?<![\w&#/])#\d+\b",                                   # #16
@@ -76,7 +72,7 @@ def main():
     root = Path(sys.argv[1] if len(sys.argv) > 1 else Path(__file__).resolve().parent.parent)
     readme = root / "README.md"
     files = [readme] + sorted((root / "docs").glob("*.md"))
-    problems, warnings = [], []
+    problems = []
 
     lines = readme.read_text(encoding="utf-8").count("\n")
     if lines > MAX_README_LINES:
@@ -88,8 +84,7 @@ def main():
         for number, line in prose_lines(text):
             if name != "docs/history.md":
                 for m in REFERENCE.finditer(line):
-                    message = f"{name}:{number}: names '{m.group(0)}': move it to docs/history.md"
-                    (warnings if name in REFERENCES_PENDING_OWNER else problems).append(message)
+                    problems.append(f"{name}:{number}: names '{m.group(0)}': move it to docs/history.md")
             for m in LINK.finditer(line):
                 target = m.group(1)
                 if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.IGNORECASE):
@@ -102,8 +97,6 @@ def main():
                     problems.append(f"{name}:{number}: no heading for #{anchor} in "
                                     f"{linked.relative_to(root).as_posix()}")
 
-    for message in warnings:
-        print(f"warning (owner to move): {message}")
     for message in problems:
         print(message)
     if problems:

@@ -14,7 +14,7 @@ import Foundation
 /// English only, 0.847 with the retry, 0.851 with all six languages on every page.
 /// The retry reads with English and the languages the English pass shows
 /// (`retryLanguages`): an engine of English and one other language holds about 50 MB
-/// against 130 MB for all six, and on the gold set's unsure crops it reads as well (README).
+/// against 130 MB for all six, and on the gold set's unsure crops it reads as well (docs/history.md).
 ///
 /// Word boxes are in the pixel coordinates of the preprocessed image (after
 /// any rescale and deskew listed in `OCRResult.steps`), not of the original photo.

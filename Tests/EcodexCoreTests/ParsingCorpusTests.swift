@@ -59,7 +59,7 @@ struct ParsingCorpusTests {
         }
         print("OFF parser agreement: \(agreed)/\(total)")
         #expect(total == 88)
-        // Floors only rise. The rest are decisions, listed in the README; through `scan text`
+        // Floors only rise. The rest are decisions, listed in docs/accuracy.md; through `scan text`
         // and the shipped store: `goldset/tools/parser_cases.py off`. 80 → 79 on purpose:
         // `fr-acides-gras-false-positive` expects E570 from `acides gras saturés` in a nutrition
         // table, which OFF's own test marks a false positive; names qualified as saturated no

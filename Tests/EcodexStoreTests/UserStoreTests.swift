@@ -47,7 +47,7 @@ import Testing
         #expect(saved == 500)
     }
 
-    /// History is kept to the newest 1,000 scans within a year (README, "Reliability").
+    /// History is kept to the newest 1,000 scans within a year (docs/reliability.md).
     @Test func historyKeepsTheNewestThousandWithinAYear() throws {
         let scratch = try Fixtures.Scratch()
         let store = try UserStore(location: scratch.location)

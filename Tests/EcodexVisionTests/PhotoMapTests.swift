@@ -87,7 +87,7 @@ internal import CLeptonica
         let reader = try TesseractLabelReader(languages: ["eng"])
         reader.keepsPreview = true
         // A straight, clean label crop of the gold set (the candy sample is tilted 4°, and
-        // pasted on a wide white margin its tilt is no longer measured: see the README).
+        // pasted on a wide white margin its tilt is no longer measured: see docs/history.md).
         let label = Fixtures.packageRoot + "/goldset/synth/g0001.jpg"
         let alone = try reader.read(imageAt: label)
         let pix = try ImageLoader.load(label)

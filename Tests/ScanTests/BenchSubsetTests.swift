@@ -30,7 +30,7 @@ import Testing
 
         let data = try Data(contentsOf: out.appendingPathComponent("bench.json"))
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        // Read with one engine per core (`--jobs`, default the cores), as the README's whole-set time is.
+        // Read with one engine per core (`--jobs`, default the cores), as docs/performance.md's whole-set time is.
         let cores = min(4, ProcessInfo.processInfo.activeProcessorCount)
         #expect((json["environment"] as? [String: String])?["jobs"] == String(cores), "\(json["environment"] ?? "")")
         let ecodex = try #require(json["ecodex"] as? [String: Any])

@@ -136,7 +136,7 @@ import Testing
     }
 
     /// `Failure` words every case: a message of its own (not the technical description), the
-    /// case's class, and none of the words the README rules out.
+    /// case's class, and none of the words REQUIREMENTS.md rules out ("safe", "unsafe").
     @Test func everyLibraryErrorIsWordedByFailure() {
         for error in Self.libraryErrors {
             let shown = Failure.classify(error)

@@ -2,7 +2,7 @@
 """Quick check of a `scan` build on the real development set, per additive.
 
 `scan bench goldset/real-dev/` is the reference (single frame, burst and baseline,
-about 6 min). This is the step harness the README's per-step tables come from: it
+about 6 min). This is the step harness docs/accuracy.md's and docs/history.md's per-step tables come from: it
 runs every scored frame (`a.jpg`, or another frame of each video with --frame) as
 one `scan … --format json` batch on both cores, or with --burst one `scan burst`
 per video (the annotated frame and its neighbours), and scores every additive the

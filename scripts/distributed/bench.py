@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Throughput of the Dask driver against `scan batch` alone, for the README table.
+"""Throughput of the Dask driver against `scan batch` alone, for the table in docs/distributed.md.
 
     .venv-distributed/bin/python scripts/distributed/bench.py .build/release/scan [--images 100] [--seed 18]
 

@@ -23,7 +23,7 @@
 ///   ones, which Tesseract reads much like italics.
 ///
 /// Measured on the gold set's clean-to-moderate curved images (34): see the
-/// README's accuracy table.
+/// docs/accuracy.md's condition table.
 enum Curvature {
     /// The fitted bend of the text lines.
     struct Bend {
