@@ -116,7 +116,7 @@ public final class TesseractLabelReader: LabelReader {
     /// Time limit for recognising one photo, both passes together. Labels read in well
     /// under a second; a dark, grainy photo can keep Tesseract busy on noise for a
     /// minute (seen on the gold set's hard tier), which no shopper waits for.
-    static let defaultBudgetMs = 8_000
+    public static let defaultBudgetMs = 8_000
     let budgetMs: Int
     /// The clock a photo's budget is measured on; tests may replace it.
     var now: () -> DispatchTime = { DispatchTime.now() }
@@ -126,8 +126,8 @@ public final class TesseractLabelReader: LabelReader {
     /// `TESSDATA_PREFIX`, else `/usr/share/tesseract-ocr/5/tessdata`).
     ///
     /// Throws an `OCRError` naming the missing language file and the folder searched.
-    public convenience init(languages: [String]? = nil, dataPath: String? = nil) throws {
-        try self.init(languages: languages, dataPath: dataPath, options: PreprocessOptions())
+    public convenience init(languages: [String]? = nil, dataPath: String? = nil, budgetMs: Int = defaultBudgetMs) throws {
+        try self.init(languages: languages, dataPath: dataPath, options: PreprocessOptions(), budgetMs: budgetMs)
     }
 
     init(languages: [String]?, dataPath: String?, options: PreprocessOptions,

@@ -224,6 +224,14 @@ enum Wiring {
             .flatMap { $0 > 0 && $0 <= 3600 ? $0 : nil } ?? PackFetcher.downloadSeconds
     }
 
+    /// Recognition time for one photo: `ECODEX_OCR_SECONDS` (slow machines, or tests that
+    /// are about something else), else `TesseractLabelReader.defaultBudgetMs`.
+    static var ocrBudgetMs: Int {
+        guard let text = ProcessInfo.processInfo.environment["ECODEX_OCR_SECONDS"], let seconds = Double(text),
+              seconds > 0, seconds <= 3600 else { return TesseractLabelReader.defaultBudgetMs }
+        return Int(seconds * 1000)
+    }
+
     static func location(_ dataDir: String?) -> StoreLocation {
         StoreLocation.resolve(override: dataDir, environment: ProcessInfo.processInfo.environment)
     }
@@ -236,7 +244,7 @@ enum Wiring {
     static func imageScanner(reading: ReadingOptions, shopper: ShopperOptions,
                              region: Region) throws -> (ScanPipeline, UserStore?) {
         let store = try openStore(dataDir: shopper.dataDir)
-        let reader = try TesseractLabelReader(languages: reading.languages)
+        let reader = try TesseractLabelReader(languages: reading.languages, budgetMs: ocrBudgetMs)
         reader.parallelism = reading.workers
         // The HTML page shows the photo with the words found outlined.
         reader.keepsPreview = shopper.format == .html
