@@ -143,8 +143,12 @@ def peak_memory_mb(dask_worker=None) -> dict:
 def engine_error_line(path: str, why: str) -> str:
     """The line `scan batch` would print for a photo it could not finish (ocr_error, exit code 11)."""
     try:
+        # 1 MB at a time, as `scan batch` hashes: a huge file costs no memory.
+        h = hashlib.sha256()
         with open(path, "rb") as f:
-            digest = hashlib.sha256(f.read()).hexdigest()
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                h.update(chunk)
+        digest = h.hexdigest()
     except OSError:
         digest = None
     return json.dumps({"error": {"class": "ocr_error", "message": f"The OCR engine stopped on this photo ({why})."},
