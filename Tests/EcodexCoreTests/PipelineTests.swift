@@ -93,6 +93,32 @@ final class FakeReader: LabelReader {
         #expect(try !calm.scanImage(at: "label.jpg", options: ScanOptions()).warnings.contains(ScanPipeline.readingStopped))
     }
 
+    /// A photo whose list could not be read never heads its result like a clean label: the
+    /// status says how much was read, and the headline says it in words.
+    @Test(arguments: [
+        ("", 90.0, false, ReadStatus.unreadable, "the ingredients could not be read"),
+        ("water salt", 30, false, .unreadable, "the ingredients could not be read"),
+        ("Sugar, E330", 30, false, .partlyRead, "read only in part: 0 flagged, 1 neutral"),
+        ("Sugar, E330", 90, true, .partlyRead, "read only in part: 0 flagged, 1 neutral"),
+        ("Sugar, E330", 90, false, .read, "0 flagged, 1 neutral"),
+        ("Sugar, salt", 90, false, .read, "0 flagged, 0 neutral"),
+    ] as [(String, Double, Bool, ReadStatus, String)])
+    func aPhotoSaysHowMuchOfTheListWasRead(_ text: String, _ confidence: Double, _ cut: Bool, _ status: ReadStatus, _ headline: String) throws {
+        let pipeline = try ScanPipeline(catalog: TestRecords.catalog, reader: FakeReader(text, confidence: confidence, timedOut: cut))
+        let r = try pipeline.scanImage(at: "label.jpg", options: ScanOptions())
+        #expect(r.status == status)
+        #expect(TextRenderer.headline(r) == headline)
+        #expect(TextRenderer().render(r).hasPrefix("label.jpg: \(headline)\n"))
+        #expect(HTMLRenderer.render([r]).contains(">label.jpg: \(headline)</h1>"))
+        let json = try JSONSerialization.jsonObject(with: Data(JSONRenderer.render(r).utf8)) as? [String: Any]
+        #expect(json?["status"] as? String == status.rawValue)
+    }
+
+    @Test func typedTextIsRead() throws {
+        let r = try ScanPipeline(catalog: TestRecords.catalog).scanText("water, salt", options: ScanOptions())
+        #expect(r.status == .read)
+    }
+
     @Test func unknownCodesAreUnmatchedWithoutBadge() throws {
         let pipeline = try ScanPipeline(catalog: TestRecords.catalog)
         let r = try pipeline.scanText("water, E999, E330", options: ScanOptions())
@@ -150,7 +176,7 @@ final class FakeReader: LabelReader {
         let line = JSONRenderer.render(try report())
         #expect(!line.contains("\n"))
         let obj = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        for key in ["input", "region", "dataVersion", "packVersion", "ocr", "summary", "additives", "unmatched", "barcode", "timingsMs", "warnings"] {
+        for key in ["input", "status", "region", "dataVersion", "packVersion", "ocr", "summary", "additives", "unmatched", "barcode", "timingsMs", "warnings"] {
             #expect(obj[key] != nil, "missing \(key)")
         }
         let summary = try #require(obj["summary"] as? [String: Int])

@@ -57,4 +57,25 @@ import Testing
     func suggestionsTable(_ word: String, _ expected: String?) {
         #expect(CommandSuggestion.command(for: word, among: CommandSuggestion.topLevelCommands, fileExists: { _ in false }) == expected)
     }
+
+    /// A blank photo is not a clean label: the headline says the list could not be read, and
+    /// JSON says so in a field a script can test.
+    @Test func aBlankPhotoIsUnreadableNotClean() throws {
+        let scan = ScanBinary()
+        let photo = scan.dataDir.appendingPathComponent("blank.png").path
+        let convert = Process()
+        convert.executableURL = URL(fileURLWithPath: "/usr/bin/convert")
+        convert.arguments = ["-size", "900x700", "xc:gray70", photo]
+        try convert.run()
+        convert.waitUntilExit()
+        try #require(convert.terminationStatus == 0)
+        let text = try scan.run([photo])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.hasPrefix("\(photo): the ingredients could not be read\n"), "\(text.stdout)")
+        #expect(!text.stdout.contains("0 flagged"))
+        let json = try scan.run([photo, "--format", "json"]).jsonLines().first
+        #expect(json?["status"] as? String == "unreadable")
+        let sample = try scan.run([ScanBinary.path("samples/candy-label.jpg"), "--format", "json"]).jsonLines().first
+        #expect(sample?["status"] as? String == "read")
+    }
 }

@@ -17,6 +17,9 @@ public struct ScanReport: Sendable, Equatable {
     public var warnings: [String]
     /// The photo with the words of each additive outlined, for the HTML page (not in JSON).
     public var photo: PhotoView?
+    /// Whether the ingredients could be read: a result with none found means "no additives"
+    /// only when it is `.read`.
+    public var status: ReadStatus = .read
 
     public init(input: String, region: Region, versions: DataVersions, ocr: OCRSummary? = nil,
                 additives: [Finding] = [], unmatched: [String] = [], barcode: Barcode? = nil,
@@ -35,6 +38,15 @@ public struct ScanReport: Sendable, Equatable {
                 neutral: additives.filter { $0.badge == .green }.count,
                 unmatched: unmatched.count)
     }
+}
+
+/// How much of the ingredient list a result rests on. Typed text, codes and product lists are
+/// `.read`; a photo is `.unreadable` when its reading was unsure and found nothing, and
+/// `.partlyRead` when it was unsure or cut short but found something.
+public enum ReadStatus: String, Sendable, Equatable, CaseIterable {
+    case read
+    case partlyRead = "partly-read"
+    case unreadable
 }
 
 /// A photo as the HTML page shows it: a small copy, with the words that named each

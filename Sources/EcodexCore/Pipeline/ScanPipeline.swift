@@ -104,11 +104,19 @@ public final class ScanPipeline {
         if ocr.timedOut {
             report.warnings.insert(ScanPipeline.readingStopped, at: 0)
         }
+        var usedProduct = false
         if low || report.additives.isEmpty {
-            try barcodeFallback(&report, imageAt: path, options: options)
+            usedProduct = try barcodeFallback(&report, imageAt: path, options: options)
         }
+        report.status = usedProduct ? .read : Self.status(unsure: low, cutShort: ocr.timedOut, found: !report.additives.isEmpty)
         report.timingsMs.total = Clock.since(start)
         return report
+    }
+
+    /// How much of a photo's list was read: nothing sure and nothing found is unreadable.
+    static func status(unsure: Bool, cutShort: Bool, found: Bool) -> ReadStatus {
+        if unsure && !found { return .unreadable }
+        return unsure || cutShort ? .partlyRead : .read
     }
 
     /// Scans several photos of one label (a burst, `scan burst a.jpg b.jpg …`) into one result.
@@ -180,6 +188,7 @@ public final class ScanPipeline {
         if readings.contains(where: { $0.ocr.timedOut }) {
             report.warnings.insert(ScanPipeline.readingStopped, at: 0)
         }
+        report.status = Self.status(unsure: low, cutShort: best.ocr.timedOut, found: !report.additives.isEmpty)
         report.timingsMs.total = Clock.since(start)
         return report
     }
@@ -213,8 +222,10 @@ public final class ScanPipeline {
     /// When OCR gave too little, looks for a product barcode in the same photo and
     /// uses the ingredients known for it. Never touches the network itself: the
     /// `products` source decides (the local cache unless the shopper opted in).
-    private func barcodeFallback(_ report: inout ScanReport, imageAt path: String, options: ScanOptions) throws {
-        guard let barcodeReader, let code = (try? barcodeReader.barcodes(inImageAt: path))?.first else { return }
+    /// True when a product's ingredient list was used.
+    @discardableResult
+    private func barcodeFallback(_ report: inout ScanReport, imageAt path: String, options: ScanOptions) throws -> Bool {
+        guard let barcodeReader, let code = (try? barcodeReader.barcodes(inImageAt: path))?.first else { return false }
         report.barcode = code
         report.fallbackUsed = true
         report.warnings.removeAll { $0 == ScanPipeline.nothingFound }
@@ -222,7 +233,7 @@ public final class ScanPipeline {
             report.warnings.append(products?.searchesOnline ?? false
                 ? "Barcode \(code.digits) is not saved on this computer, and Open Food Facts has no ingredient list for it. Type the ingredients instead."
                 : "Barcode \(code.digits) is not saved on this computer. Look it up online, or type the ingredients.")
-            return
+            return false
         }
         let fromProduct = try assess(text: product.ingredientsText, words: nil, input: path, options: options)
         for f in fromProduct.additives where !report.additives.contains(where: { $0.code == f.code }) {
@@ -230,6 +241,7 @@ public final class ScanPipeline {
         }
         for u in fromProduct.unmatched where !report.unmatched.contains(u) { report.unmatched.append(u) }
         report.warnings.append("Used the ingredients \(product.source) for barcode \(code.digits).")
+        return true
     }
 
     /// On every result while the data was installed from a pack the program's keys do not accept.

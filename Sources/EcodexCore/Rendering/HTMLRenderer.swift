@@ -49,10 +49,8 @@ public enum HTMLRenderer {
 
             """
         for r in reports {
-            let s = r.summary
             h += "<section aria-labelledby=\"\(id(r.input))\">\n"
-            h += "<h1 id=\"\(id(r.input))\">\(esc(r.input)): \(s.flagged) flagged, \(s.neutral) neutral"
-            h += s.unmatched > 0 ? ", \(s.unmatched) unmatched</h1>\n" : "</h1>\n"
+            h += "<h1 id=\"\(id(r.input))\">\(esc(r.input)): \(esc(TextRenderer.headline(r)))</h1>\n"
             for w in r.warnings { h += "<p class=\"note\" role=\"note\">\(esc(w))</p>\n" }
             if let photo = r.photo { h += figure(photo, input: r.input) }
             for (n, f) in r.additives.enumerated() {

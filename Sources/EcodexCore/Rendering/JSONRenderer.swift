@@ -6,6 +6,7 @@ public enum JSONRenderer {
     public static func render(_ report: ScanReport) -> String {
         let obj: [String: Any] = [
             "input": report.input,
+            "status": report.status.rawValue,
             "region": report.region.rawValue,
             "dataVersion": report.dataVersion,
             "packVersion": report.packVersion,

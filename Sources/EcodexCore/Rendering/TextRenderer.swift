@@ -14,12 +14,22 @@ public struct TextRenderer: Sendable {
 
     public static let disclaimer = "Informational only, not medical advice."
 
+    /// The result in a few words, as the terminal and the HTML page head it: a photo whose
+    /// list could not be read never looks like a clean result.
+    public static func headline(_ r: ScanReport) -> String {
+        let s = r.summary
+        var counts = "\(s.flagged) flagged, \(s.neutral) neutral"
+        if s.unmatched > 0 { counts += ", \(s.unmatched) unmatched" }
+        switch r.status {
+        case .read: return counts
+        case .partlyRead: return "read only in part: \(counts)"
+        case .unreadable: return "the ingredients could not be read"
+        }
+    }
+
     public func render(_ r: ScanReport) -> String {
         var out: [String] = []
-        let s = r.summary
-        var header = "\(r.input): \(s.flagged) flagged, \(s.neutral) neutral"
-        if s.unmatched > 0 { header += ", \(s.unmatched) unmatched" }
-        out.append(bold(header))
+        out.append(bold("\(r.input): \(Self.headline(r))"))
         for w in r.warnings { out.append(contentsOf: wrap("Note: \(w)", indent: "")) }
         if showText, let ocr = r.ocr {
             out.append("")
