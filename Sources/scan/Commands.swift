@@ -121,6 +121,8 @@ struct TextCommand: ParsableCommand {
         let input = text == "-" ? "stdin" : "text"
         try Output.single(shopper.format, input: input) { out in
             let body = text == "-" ? try Wiring.readStandardInput() : text
+            // An empty argument is what an empty standard input is: no text, not a clean label.
+            guard body.contains(where: { !$0.isWhitespace }) else { throw Wiring.noText }
             let scanner = try ScanPipeline(catalog: try Wiring.openStore(dataDir: shopper.dataDir))
             let report = try scanner.scan(.text(body, label: input), options: options)
             Wiring.remember(report, history: Wiring.openHistory(dataDir: shopper.dataDir))
@@ -308,9 +310,9 @@ enum Wiring {
         guard data.count <= limit else {
             throw EcodexError.parse("The text on standard input is too long to be an ingredient list (over \(limit / 1000) kB). Give only the ingredients.")
         }
-        guard !data.isEmpty else {
-            throw EcodexError.parse("No ingredient text was given. Type the ingredients, or pass them as an argument.")
-        }
+        guard !data.isEmpty else { throw noText }
         return String(decoding: data, as: UTF8.self)
     }
+
+    static let noText = EcodexError.parse("No ingredient text was given. Type the ingredients, or pass them as an argument.")
 }

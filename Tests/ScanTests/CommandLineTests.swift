@@ -78,4 +78,16 @@ import Testing
         let sample = try scan.run([ScanBinary.path("samples/candy-label.jpg"), "--format", "json"]).jsonLines().first
         #expect(sample?["status"] as? String == "read")
     }
+
+    /// No text is no text, however it comes: an empty argument, blanks, or an empty standard input.
+    @Test func emptyTextIsTheSameParseErrorFromAnArgumentOrStandardInput() throws {
+        let scan = ScanBinary()
+        let piped = try scan.run(["text", "-"], stdin: Data())
+        #expect(piped.status == 12, "\(piped.stderr)")
+        for typed in ["", "  \n "] {
+            let run = try scan.run(["text", typed])
+            #expect(run.status == 12, "\(run.stdout)")
+            #expect(run.stdout.isEmpty && run.stderr.contains("No ingredient text was given"), "\(run.stderr)")
+        }
+    }
 }
