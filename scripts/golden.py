@@ -51,8 +51,11 @@ def norm(result):
 
 
 def run_lines(cmd, stdin=None):
+    # The 8 s recognition limit is wall time: on a busy machine it cuts readings short, so the
+    # answers would depend on the load. Recordings and comparisons read every photo in full.
     p = subprocess.run(cmd, input=stdin, capture_output=True, text=True, cwd=ROOT,
-                       env={**os.environ, "ECODEX_DATA_DIR": DATA_DIR, "ECODEX_CONFIG": CONFIG})
+                       env={**os.environ, "ECODEX_DATA_DIR": DATA_DIR, "ECODEX_CONFIG": CONFIG,
+                            "ECODEX_OCR_SECONDS": "600"})
     lines = [json.loads(l) for l in p.stdout.splitlines() if l.strip().startswith("{")]
     return lines, p
 
