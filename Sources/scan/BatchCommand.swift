@@ -17,7 +17,7 @@ struct BatchCommand: ParsableCommand {
             are skipped); `-` reads it from standard input. One OCR engine and one store serve every \
             photo, and each result is printed as soon as it is done: the JSON report of \
             `scan IMAGE --format json` with `sha256` (of the photo's bytes) added. The output is \
-            always JSON Lines, whatever --format says.
+            always JSON Lines (--format html is refused).
 
             A photo that fails prints {"input", "sha256", "error": {"class", "message"}, "exitCode"} \
             and the batch goes on. Results are not saved to history. The exit code is that of the \
@@ -41,6 +41,10 @@ struct BatchCommand: ParsableCommand {
     @OptionGroup var reading: ReadingOptions
 
     @OptionGroup var shopper: ShopperOptions
+
+    func validate() throws {
+        if shopper.format == .html { throw ValidationError("scan batch writes JSON Lines; --format html is not offered here.") }
+    }
 
     func run() throws {
         let options = try shopper.scanOptions()

@@ -6,6 +6,12 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json, html
 }
 
+/// The formats of commands that print records or lists rather than a result page: asking
+/// them for HTML is a usage error, never JSON printed instead.
+enum DataFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+}
+
 /// Options of the commands that read photos (`scan IMAGE…`, `scan burst`).
 struct ReadingOptions: ParsableArguments {
     @Option(help: "Tesseract languages, e.g. eng+deu+fra (default: the installed label languages).")

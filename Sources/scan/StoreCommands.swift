@@ -13,7 +13,7 @@ struct LookupCommand: ParsableCommand {
     var name: String
 
     @Option(help: "How many matches to list.") var limit = 5
-    @Option(help: "Output format: text or json.") var format: OutputFormat = .text
+    @Option(help: "Output format: text or json.") var format: DataFormat = .text
     @Option(help: "Folder for the additive store.") var dataDir: String?
 
     func run() throws {
@@ -24,7 +24,7 @@ struct LookupCommand: ParsableCommand {
                 throw EcodexError.lookup("No additive is called \"\(name)\". Check the spelling, or look it up by its code (E...).")
             }
             switch format {
-            case .json, .html:
+            case .json:
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
                 let recordJSON = String(decoding: try encoder.encode(record), as: UTF8.self)
@@ -37,7 +37,7 @@ struct LookupCommand: ParsableCommand {
                 }
             }
         } catch {
-            var out = Output(format: format)
+            var out = Output(format: format == .json ? .json : .text)
             out.failure(error, input: name)
             throw ExitCode(out.exitCode)
         }
@@ -74,7 +74,7 @@ struct HistoryCommand: ParsableCommand {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one past result again.")
         @Argument(help: "The number from `scan history`.") var id: Int64
-        @Option(help: "Output format: text or json.") var format: OutputFormat = .text
+        @Option(help: "Output format: text or json.") var format: DataFormat = .text
         @Option(help: "Folder for the store and history.") var dataDir: String?
         func run() throws {
             guard let entry = try withStoreErrors({ try UserStore(location: Wiring.location(dataDir)).historyEntry(id: id) }) else {

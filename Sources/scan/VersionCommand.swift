@@ -10,7 +10,7 @@ struct VersionCommand: ParsableCommand {
         abstract: "Print the program's version and the data and pack versions in use.")
 
     @Option(help: "Folder for the store.") var dataDir: String?
-    @Option(help: "text or json.") var format: OutputFormat = .text
+    @Option(help: "text or json.") var format: DataFormat = .text
 
     func run() throws {
         let location = Wiring.location(dataDir)
@@ -27,8 +27,7 @@ struct VersionCommand: ParsableCommand {
             object["packVersion"] = versions?.packVersion
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
             print(String(decoding: data, as: UTF8.self))
-        case .text, .html:
-            if format == .html { throw ValidationError("--format html is not offered here: use text or json.") }
+        case .text:
             print("scan \(EcodexVersion.program)")
             if let versions {
                 print("data \(versions.dataVersion) · pack \(versions.packVersion) (\(source))")

@@ -90,4 +90,13 @@ import Testing
             #expect(run.stdout.isEmpty && run.stderr.contains("No ingredient text was given"), "\(run.stderr)")
         }
     }
+
+    /// A command that prints records or JSON Lines refuses HTML as a usage error instead of
+    /// printing JSON in its place.
+    @Test(arguments: [["lookup", "tartrazine"], ["history", "show", "1"], ["version"], ["batch", "--manifest", "none.txt"]])
+    func aFormatACommandDoesNotOfferIsAUsageError(_ command: [String]) throws {
+        let run = try ScanBinary().run(command + ["--format", "html"])
+        #expect(run.status == 64, "\(command): \(run.stdout)\(run.stderr)")
+        #expect(!run.stdout.contains("{"), "no JSON instead of the page: \(run.stdout)")
+    }
 }
