@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: unit tests of the core, the store, real
 # Tesseract/Leptonica/ZBar, and end-to-end runs of the built `scan` binary.
-# Safe to re-run.
+# `--fast`: only the unit tests of the core, the store and the bench (no OCR, no binary runs),
+# for running often while changing code. Safe to re-run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+if [ "${1:-}" = "--fast" ]; then
+  shift
+  exec swift test --filter 'EcodexCoreTests|EcodexStoreTests|EcodexBenchTests' "$@"
+fi
 # OMP_THREAD_LIMIT is not set here: the code that loads Tesseract sets it (to 1) in the
 # test process and in `scan` alike, and VisionLibrariesTests checks that it did.
 swift test "$@"
