@@ -30,7 +30,7 @@ import Testing
 
         // The DOM after layout: the browser parsed the page and kept our structure.
         let dom = try runChromium(["--dump-dom", page.absoluteString])
-        #expect(dom.contains("2 flagged, 1 neutral"))
+        #expect(dom.contains("2 red, 0 yellow, 1 green"))
         #expect(dom.contains("RED</span>"))
         #expect(dom.contains("GREEN</span>"))
         #expect(dom.contains("Informational only, not medical advice."))

@@ -61,7 +61,7 @@ public enum HTMLRenderer {
                 if let fn = f.function { h += " <span class=\"muted\">\(esc(fn))</span>" }
                 h += "</p>\n<p>\(esc(f.risk))</p>\n"
                 h += "<ul>\n" + f.reasons.map { "<li>\(esc($0))</li>\n" }.joined() + "</ul>\n"
-                if !f.audience.isEmpty { h += "<p>For: \(esc(f.audience.joined(separator: ", ")))</p>\n" }
+                if let audience = TextRenderer.audienceLine(f.audience) { h += "<p>\(esc(audience))</p>\n" }
                 let diet = TextRenderer().dietMarks(f.diet)
                 if !diet.isEmpty { h += "<p>Diet: \(esc(diet))</p>\n" }
                 h += "<p class=\"muted\">Found as: \(esc(f.matchedText.joined(separator: ", ")))</p>\n"
