@@ -129,8 +129,8 @@ public enum HTMLRenderer {
         for m in found {
             let number = numbers[m.code] ?? m.number
             for w in m.boxes {
-                let b = around(w, by: stroke * 2)
-                svg += "<rect class=\"found\" data-number=\"\(number)\" x=\"\(b.x)\" y=\"\(b.y)\" width=\"\(b.width)\" height=\"\(b.height)\" fill=\"none\" stroke=\"#0b57d0\" stroke-width=\"\(stroke * 2)\"/>\n"
+                let b = around(w, by: stroke + stroke / 2)
+                svg += "<rect class=\"found\" data-number=\"\(number)\" x=\"\(b.x)\" y=\"\(b.y)\" width=\"\(b.width)\" height=\"\(b.height)\" fill=\"none\" stroke=\"#0b57d0\" stroke-width=\"\(stroke)\"/>\n"
             }
             labels.append((number, m.boxes[0].x, m.boxes[0].y + m.boxes[0].height / 2 + size / 3))
         }
