@@ -20,7 +20,7 @@ struct Output {
     private var renderer: TextRenderer {
         let env = ProcessInfo.processInfo.environment
         let tty = isatty(STDOUT_FILENO) == 1
-        return TextRenderer(color: tty && env["NO_COLOR"] == nil && env["TERM"] != "dumb", showText: showText)
+        return TextRenderer(color: tty && env["NO_COLOR"] == nil && env["TERM"] != "dumb", width: TerminalWidth.columns(), showText: showText)
     }
 
     mutating func report(_ r: ScanReport, separate: Bool) {

@@ -31,7 +31,7 @@ struct LookupCommand: ParsableCommand {
                 let others = matches.map { "{\"code\":\"\($0.code)\",\"name\":\(quote($0.name)),\"kind\":\"\($0.kind.rawValue)\",\"lang\":\"\($0.lang)\"}" }
                 print("{\"query\":\(quote(name)),\"matches\":[\(others.joined(separator: ","))],\"record\":\(recordJSON)}")
             case .text:
-                print(RecordRenderer.text(record, matchedName: best.name))
+                print(RecordRenderer.text(record, matchedName: best.name, width: TerminalWidth.columns()))
                 if matches.count > 1 {
                     print("\nOther matches: " + matches.dropFirst().map { "\($0.name) (\($0.code))" }.joined(separator: ", "))
                 }

@@ -98,10 +98,10 @@ final class FakeReader: LabelReader {
     @Test(arguments: [
         ("", 90.0, false, ReadStatus.unreadable, "the ingredients could not be read"),
         ("water salt", 30, false, .unreadable, "the ingredients could not be read"),
-        ("Sugar, E330", 30, false, .partlyRead, "read only in part: 0 flagged, 1 neutral"),
-        ("Sugar, E330", 90, true, .partlyRead, "read only in part: 0 flagged, 1 neutral"),
-        ("Sugar, E330", 90, false, .read, "0 flagged, 1 neutral"),
-        ("Sugar, salt", 90, false, .read, "0 flagged, 0 neutral"),
+        ("Sugar, E330", 30, false, .partlyRead, "read only in part: 0 red, 0 yellow, 1 green"),
+        ("Sugar, E330", 90, true, .partlyRead, "read only in part: 0 red, 0 yellow, 1 green"),
+        ("Sugar, E330", 90, false, .read, "0 red, 0 yellow, 1 green"),
+        ("Sugar, salt", 90, false, .read, "no additives found"),
     ] as [(String, Double, Bool, ReadStatus, String)])
     func aPhotoSaysHowMuchOfTheListWasRead(_ text: String, _ confidence: Double, _ cut: Bool, _ status: ReadStatus, _ headline: String) throws {
         let pipeline = try ScanPipeline(catalog: TestRecords.catalog, reader: FakeReader(text, confidence: confidence, timedOut: cut))
@@ -197,7 +197,7 @@ final class FakeReader: LabelReader {
 
     @Test func terminalTextIsReadableWithoutColourAndFits80Columns() throws {
         let text = TextRenderer(color: false).render(try report())
-        #expect(text.contains("2 flagged, 1 neutral, 1 unmatched"))
+        #expect(text.contains("2 red, 0 yellow, 1 green, 1 not in the additive list"))
         #expect(text.contains("[✖ RED] Tartrazine (E102)"))
         #expect(text.contains("[✓ GREEN] Citric acid (E330)"))
         #expect(text.contains("Informational only, not medical advice."))

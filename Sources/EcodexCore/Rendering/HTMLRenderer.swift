@@ -21,26 +21,29 @@ public enum HTMLRenderer {
     public static func render(_ reports: [ScanReport]) -> String {
         let colors = Dictionary(uniqueKeysWithValues: colorPairs.map { ($0.name, ($0.fg, $0.bg)) })
         func css(_ n: String) -> (String, String) { colors[n]! }
+        let title = reports.count == 1 ? "Ecodex: " + shortName(reports[0].input) : "Ecodex: \(reports.count) results"
         var h = """
             <!DOCTYPE html>
             <html lang="en">
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>Ecodex results</title>
+            <title>\(esc(title))</title>
             <style>
-            body { font: 1rem/1.5 system-ui, sans-serif; color: \(css("body").0); background: \(css("body").1); margin: 0 auto; max-width: 46rem; padding: 1rem; }
-            h1 { font-size: 1.5rem; } h2 { font-size: 1.25rem; margin: 0; }
+            body { font: 1rem/1.5 system-ui, sans-serif; color: \(css("body").0); background: \(css("body").1); margin: 0 auto; max-width: 46rem; padding: 1rem; overflow-wrap: anywhere; }
+            h1 { font-size: 1.35rem; } h2 { font-size: 1.2rem; margin: 0; }
             .muted { color: \(css("muted").0); }
             a { color: \(css("link").0); }
             .note { background: \(css("note").1); color: \(css("note").0); padding: .5rem .75rem; border-radius: .25rem; }
+            .counts { display: flex; flex-wrap: wrap; gap: .5rem; padding: 0; margin: .5rem 0; list-style: none; }
             article { border: 1px solid #8a8a8a; border-radius: .5rem; padding: .75rem 1rem; margin: 1rem 0; }
+            article ul { padding-left: 1.25rem; }
             .badge { display: inline-block; font-weight: 700; padding: .1rem .6rem; border-radius: 1rem; }
             .badge-red { color: \(css("red").0); background: \(css("red").1); }
             .badge-yellow { color: \(css("yellow").0); background: \(css("yellow").1); }
             .badge-green { color: \(css("green").0); background: \(css("green").1); }
             footer { margin-top: 2rem; border-top: 1px solid #8a8a8a; padding-top: .5rem; }
-            figure { margin: 1rem 0; } figure svg { width: 100%; height: auto; border: 1px solid #8a8a8a; }
+            figure { margin: 1rem 0; } figure svg { display: block; width: 100%; height: auto; border: 1px solid #8a8a8a; }
             .num { display: inline-block; min-width: 1.6rem; text-align: center; font-weight: 700; color: \(css("number").0); background: \(css("number").1); border-radius: 1rem; margin-right: .4rem; }
             </style>
             </head>
@@ -49,35 +52,25 @@ public enum HTMLRenderer {
 
             """
         for r in reports {
+            // Red cards first, then yellow, then green, each kind in ingredient order.
+            let cards = r.additives.enumerated().sorted { ($0.element.badge, $1.offset) > ($1.element.badge, $0.offset) }.map(\.element)
+            let numbers = Dictionary(cards.enumerated().map { ($0.element.code, $0.offset + 1) }, uniquingKeysWith: { a, _ in a })
             h += "<section aria-labelledby=\"\(id(r.input))\">\n"
-            h += "<h1 id=\"\(id(r.input))\">\(esc(r.input)): \(esc(TextRenderer.headline(r)))</h1>\n"
+            h += "<h1 id=\"\(id(r.input))\">\(esc(shortName(r.input))): \(esc(TextRenderer.headline(r)))</h1>\n"
+            if !cards.isEmpty {
+                h += "<ul class=\"counts\" aria-hidden=\"true\">" + Badge.allCases.reversed().map { badge in
+                    "<li><span class=\"badge badge-\(badge.rawValue)\">\(badge.symbol) \(cards.filter { $0.badge == badge }.count) \(badge.label)</span></li>"
+                }.joined() + "</ul>\n"
+            }
             for w in r.warnings { h += "<p class=\"note\" role=\"note\">\(esc(w))</p>\n" }
-            if let photo = r.photo { h += figure(photo, input: r.input) }
-            for (n, f) in r.additives.enumerated() {
-                h += "<article aria-labelledby=\"\(id(r.input + f.code.description))\">\n"
-                let number = r.photo == nil ? "" : "<span class=\"num\" aria-hidden=\"true\">\(n + 1)</span>"
-                h += "<h2 id=\"\(id(r.input + f.code.description))\">\(number)\(esc(f.name)) (\(esc(f.code.description)))</h2>\n"
-                h += "<p><span class=\"badge badge-\(f.badge.rawValue)\"><span aria-hidden=\"true\">\(f.badge.symbol) </span>\(f.badge.label)</span>"
-                if let fn = f.function { h += " <span class=\"muted\">\(esc(fn))</span>" }
-                h += "</p>\n<p>\(esc(f.risk))</p>\n"
-                h += "<ul>\n" + f.reasons.map { "<li>\(esc($0))</li>\n" }.joined() + "</ul>\n"
-                if !f.audience.isEmpty { h += "<p>For: \(esc(f.audience.joined(separator: ", ")))</p>\n" }
-                let diet = TextRenderer().dietMarks(f.diet)
-                if !diet.isEmpty { h += "<p>Diet: \(esc(diet))</p>\n" }
-                h += "<p class=\"muted\">Found as: \(esc(f.matchedText.joined(separator: ", ")))</p>\n"
-                if !f.references.isEmpty {
-                    h += "<details><summary>Why: references</summary><ul>\n"
-                    h += f.references.map { ref in
-                        href(ref.url).map { "<li><a href=\"\($0)\">\(esc(ref.label))</a></li>\n" }
-                            ?? "<li>\(esc(ref.label)) (\(esc(ref.url)))</li>\n"
-                    }.joined()
-                    h += "</ul></details>\n"
-                }
-                h += "</article>\n"
+            for (n, f) in cards.enumerated() {
+                h += card(f, number: r.photo == nil ? nil : n + 1, input: r.input)
             }
             if !r.unmatched.isEmpty {
                 h += "<p>Not in the additive list: \(esc(r.unmatched.joined(separator: ", ")))</p>\n"
             }
+            // The photo comes after the cards: on a phone it would push the first card off the screen.
+            if let photo = r.photo { h += figure(photo, input: r.input, numbers: numbers) }
             h += "<p class=\"muted\">Region \(r.region.rawValue) (\(esc(r.region.displayName))) · data \(esc(r.dataVersion)) · pack \(esc(r.packVersion))</p>\n"
             h += "</section>\n"
         }
@@ -85,33 +78,87 @@ public enum HTMLRenderer {
         return h
     }
 
+    /// One additive's card: name, badge as text, plain line, reasons, audience, diet, references.
+    static func card(_ f: Finding, number: Int?, input: String) -> String {
+        var h = "<article aria-labelledby=\"\(id(input + f.code.description))\">\n"
+        let tag = number.map { "<span class=\"num\" aria-hidden=\"true\">\($0)</span>" } ?? ""
+        h += "<h2 id=\"\(id(input + f.code.description))\">\(tag)\(esc(f.name)) (\(esc(f.code.description)))</h2>\n"
+        h += "<p><span class=\"badge badge-\(f.badge.rawValue)\"><span aria-hidden=\"true\">\(f.badge.symbol) </span>\(f.badge.label)</span>"
+        if let fn = f.function { h += " <span class=\"muted\">\(esc(fn))</span>" }
+        h += "</p>\n<p>\(esc(f.risk))</p>\n"
+        h += "<ul>\n" + f.reasons.map { "<li>\(esc($0))</li>\n" }.joined() + "</ul>\n"
+        if let audience = TextRenderer.audienceLine(f.audience) { h += "<p>\(esc(audience))</p>\n" }
+        let diet = TextRenderer().dietMarks(f.diet)
+        if !diet.isEmpty { h += "<p>Diet: \(esc(diet))</p>\n" }
+        h += "<p class=\"muted\">Found as: \(esc(f.matchedText.joined(separator: ", ")))</p>\n"
+        if !f.references.isEmpty {
+            h += "<details><summary>Why: references</summary><ul>\n"
+            h += f.references.map { ref in
+                href(ref.url).map { "<li><a href=\"\($0)\">\(esc(ref.label))</a></li>\n" }
+                    ?? "<li>\(esc(ref.label)) (\(esc(ref.url)))</li>\n"
+            }.joined()
+            h += "</ul></details>\n"
+        }
+        return h + "</article>\n"
+    }
+
     /// The photo (embedded, no external file) with each additive's words outlined in blue
     /// and numbered like its card; words read unsure are outlined with an orange dashed line.
-    static func figure(_ photo: PhotoView, input: String) -> String {
+    /// Outlines sit just outside each word and numbers in a strip left of the photo, so no
+    /// mark covers a letter.
+    static func figure(_ photo: PhotoView, input: String, numbers: [ECode: Int]) -> String {
         let p = photo.preview
         let found = photo.marks.filter { !$0.boxes.isEmpty }
-        var svg = "<svg viewBox=\"0 0 \(p.width) \(p.height)\" role=\"img\" aria-labelledby=\"\(id("photo" + input))\">\n"
-        svg += "<image width=\"\(p.width)\" height=\"\(p.height)\" href=\"data:image/jpeg;base64,\(Data(p.jpeg).base64EncodedString())\"/>\n"
         let stroke = max(1, min(p.width, p.height) / 300)
-        for b in photo.unsure {
+        // About 14 px on a phone screen, where the picture is shown some 360 px wide.
+        let size = max(12, p.width / 24)
+        let strip = found.isEmpty ? 0 : size * 3
+        var svg = "<svg viewBox=\"\(-strip) 0 \(p.width + strip) \(p.height)\" role=\"img\" aria-labelledby=\"\(id("photo" + input))\">\n"
+        if strip > 0 { svg += "<rect x=\"\(-strip)\" y=\"0\" width=\"\(strip)\" height=\"\(p.height)\" fill=\"#ffffff\"/>\n" }
+        svg += "<image width=\"\(p.width)\" height=\"\(p.height)\" href=\"data:image/jpeg;base64,\(Data(p.jpeg).base64EncodedString())\"/>\n"
+        // A word's box grown by `by` on each side, kept inside the picture.
+        func around(_ b: BoundingBox, by: Int) -> BoundingBox {
+            let x0 = max(0, b.x - by), y0 = max(0, b.y - by)
+            return BoundingBox(x: x0, y: y0, width: min(p.width, b.x + b.width + by) - x0, height: min(p.height, b.y + b.height + by) - y0)
+        }
+        for u in photo.unsure {
+            let b = around(u, by: stroke)
             svg += "<rect class=\"unsure\" x=\"\(b.x)\" y=\"\(b.y)\" width=\"\(b.width)\" height=\"\(b.height)\" fill=\"none\" stroke=\"#e8710a\" stroke-width=\"\(stroke)\" stroke-dasharray=\"\(stroke * 3)\"/>\n"
         }
+        var labels: [(number: Int, x: Int, y: Int)] = []
         for m in found {
-            for b in m.boxes {
-                svg += "<rect class=\"found\" data-number=\"\(m.number)\" x=\"\(b.x)\" y=\"\(b.y)\" width=\"\(b.width)\" height=\"\(b.height)\" fill=\"none\" stroke=\"#0b57d0\" stroke-width=\"\(stroke * 2)\"/>\n"
+            let number = numbers[m.code] ?? m.number
+            for w in m.boxes {
+                let b = around(w, by: stroke + stroke / 2)
+                svg += "<rect class=\"found\" data-number=\"\(number)\" x=\"\(b.x)\" y=\"\(b.y)\" width=\"\(b.width)\" height=\"\(b.height)\" fill=\"none\" stroke=\"#0b57d0\" stroke-width=\"\(stroke)\"/>\n"
             }
-            // The number sits just above the first word, inside the picture.
-            let first = m.boxes[0]
-            let size = max(12, min(p.width, p.height) / 30)
-            let x = max(0, min(p.width - size, first.x - size / 2)), y = max(size, first.y - 2)
-            svg += "<text class=\"number\" x=\"\(x)\" y=\"\(y)\" font-size=\"\(size)\" font-weight=\"700\" fill=\"#ffffff\" stroke=\"#0b57d0\" stroke-width=\"\(max(2, size / 5))\" paint-order=\"stroke\">\(m.number)</text>\n"
+            labels.append((number, m.boxes[0].x, m.boxes[0].y + m.boxes[0].height / 2 + size / 3))
+        }
+        // Numbers in the strip, level with their first word; those of one line side by side, left to right.
+        var last: (x: Int, y: Int, width: Int)?
+        for l in labels.sorted(by: { ($0.y, $0.x) < ($1.y, $1.x) }) {
+            let width = String(l.number).count * size * 3 / 5
+            var x = -strip + size / 4, y = min(p.height - size / 4, max(size, l.y))
+            if let prev = last, y - prev.y < size {
+                x = prev.x + prev.width + size / 3
+                y = prev.y
+                if x + width > 0 { (x, y) = (-strip + size / 4, prev.y + size) }
+            }
+            last = (x, y, width)
+            svg += "<text class=\"number\" x=\"\(x)\" y=\"\(y)\" font-size=\"\(size)\" font-weight=\"700\" fill=\"#0b57d0\">\(l.number)</text>\n"
         }
         svg += "</svg>\n"
         var caption = found.isEmpty
             ? "The photo as read. No additive's words could be outlined."
-            : "The photo as read. Blue boxes show the words of each additive, numbered like its card."
+            : "The photo as read. Blue boxes show the words of each additive; the numbers beside the photo match the cards."
         if !photo.unsure.isEmpty { caption += " Dashed orange boxes show words read with low confidence." }
         return "<figure>\n\(svg)<figcaption id=\"\(id("photo" + input))\">\(esc(caption))</figcaption>\n</figure>\n"
+    }
+
+    /// The input's file name without its folders, so a long path does not widen the page.
+    static func shortName(_ input: String) -> String {
+        guard let slash = input.lastIndex(of: "/"), input.index(after: slash) < input.endIndex else { return input }
+        return String(input[input.index(after: slash)...])
     }
 
     /// WCAG 2.1 contrast ratio of two `#rrggbb` colours.

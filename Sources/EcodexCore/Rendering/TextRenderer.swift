@@ -14,17 +14,28 @@ public struct TextRenderer: Sendable {
 
     public static let disclaimer = "Informational only, not medical advice."
 
-    /// The result in a few words, as the terminal and the HTML page head it: a photo whose
-    /// list could not be read never looks like a clean result.
+    /// The result in a few words, as the terminal and the HTML page head it, counted in the
+    /// cards' own badge words; a photo whose list could not be read never looks like a clean result.
     public static func headline(_ r: ScanReport) -> String {
-        let s = r.summary
-        var counts = "\(s.flagged) flagged, \(s.neutral) neutral"
-        if s.unmatched > 0 { counts += ", \(s.unmatched) unmatched" }
+        var counts = r.additives.isEmpty ? "no additives found" : Badge.allCases.reversed().map { badge in
+            "\(r.additives.filter { $0.badge == badge }.count) \(badge.label.lowercased())"
+        }.joined(separator: ", ")
+        if !r.unmatched.isEmpty { counts += ", \(r.unmatched.count) not in the additive list" }
         switch r.status {
         case .read: return counts
         case .partlyRead: return "read only in part: \(counts)"
         case .unreadable: return "the ingredients could not be read"
         }
+    }
+
+    /// Who an additive is of note for, in plain words (`Kids` → "children"), as its card says it.
+    public static func audienceLine(_ audience: [String]) -> String? {
+        guard !audience.isEmpty else { return nil }
+        let words = audience.map { tag in
+            let key = tag.lowercased()
+            return RiskEngine.cautionLabel(key == "kids" ? "children" : key == "sulfites" ? "sulphites" : key)
+        }
+        return "Of note for: " + words.joined(separator: "; ")
     }
 
     public func render(_ r: ScanReport) -> String {
@@ -49,7 +60,7 @@ public struct TextRenderer: Sendable {
                 out.append(contentsOf: wrap("- \(reason)", indent: "    "))
             }
             var tags: [String] = []
-            if !f.audience.isEmpty { tags.append("For: " + f.audience.joined(separator: ", ")) }
+            if let audience = Self.audienceLine(f.audience) { tags.append(audience) }
             let diet = dietMarks(f.diet)
             if !diet.isEmpty { tags.append(diet) }
             if !tags.isEmpty { out.append(contentsOf: wrap(tags.joined(separator: " · "), indent: "    ")) }
