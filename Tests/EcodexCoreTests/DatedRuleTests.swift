@@ -113,6 +113,12 @@ import Testing
         #expect(RuleProvenance.citationProblems(badDay).count == 1)
     }
 
+    @Test func aCitationAddsTheProvisionUnlessTheLabelHoldsIt() {
+        #expect(Self.cfr.citation == "21 CFR 74.303, §74.303")
+        #expect(Reference(label: "21 CFR 74.303", url: "https://x", provision: "74.303").citation == "21 CFR 74.303")
+        #expect(TestRecords.ref.citation == TestRecords.ref.label)
+    }
+
     @Test func provenanceIssuesCoverConditionsAndTheOtherSide() {
         var a = Self.erythrosine
         a.regionRules["EU"] = RegionRule(approved: true, conditions: String(repeating: "word ", count: 19), reference: Self.cfr)

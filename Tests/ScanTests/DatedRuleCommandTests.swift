@@ -51,6 +51,8 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         let usRow = run.stdout.split(separator: "\n").first { $0.hasPrefix("US ") }
         #expect(usRow?.contains("yes") == true, "\(run.stdout)")
+        // The card's "Why" line names the provision.
+        #expect(run.stdout.contains("Why: 21 CFR 74.303 (FD&C Red No. 3), §74.303"), "\(run.stdout)")
     }
 
     @Test func aDateThatIsNotADayIsAUsageError() throws {

@@ -328,6 +328,12 @@ public struct Reference: Codable, Sendable, Equatable, Hashable {
         self.check = check
     }
 
+    /// How a card names it: the label, then the provision when the label does not already hold it.
+    public var citation: String {
+        guard let provision, !provision.isEmpty, !label.contains(provision) else { return label }
+        return "\(label), \(provision)"
+    }
+
     enum CodingKeys: String, CodingKey { case label, url, provision, checked }
 
     /// `"checked": null` is kept apart from a missing key: it says "recorded as not yet checked".
