@@ -211,7 +211,7 @@ struct CodeCommand: ParsableCommand {
             let report = try ScanPipeline(catalog: store).scan(.code(code), options: options)
             out.report(report, separate: false)
             if shopper.format == .text, let parsed = ECode(code), let record = try store.additive(code: parsed) {
-                print("\n" + RecordRenderer.text(record, width: TerminalWidth.columns()))
+                print("\n" + RecordRenderer.text(record, width: TerminalWidth.columns(), on: options.asOf ?? .today()))
             }
         }
     }

@@ -56,6 +56,9 @@ struct ShopperOptions: ParsableArguments {
     @Option(help: "Output format: text, json (one JSON object per line and input) or html (one accessible page).")
     var format: OutputFormat = .text
 
+    @Option(name: .customLong("as-of"), help: "Judge by the rules in force on this day, YYYY-MM-DD (default: today).")
+    var asOf: String?
+
     @Option(help: "Folder for the additive store and history (default: $ECODEX_DATA_DIR or ~/.local/share/ecodex).")
     var dataDir: String?
 
@@ -89,6 +92,11 @@ struct ShopperOptions: ParsableArguments {
             guard let r = Region(code: item) else { throw ValidationError("\"\(item)\" is not a valid region. Use EU, US, UK, CA, AU, IN or all.") }
             if !regions.contains(r) { regions.append(r) }
         }
-        return ScanOptions(preferences: try preferences(), compareRegions: regions)
+        var options = ScanOptions(preferences: try preferences(), compareRegions: regions)
+        if let asOf {
+            guard let day = CalendarDay(asOf) else { throw ValidationError("\"\(asOf)\" is not a date. Use YYYY-MM-DD, e.g. 2027-02-01.") }
+            options.asOf = day
+        }
+        return options
     }
 }

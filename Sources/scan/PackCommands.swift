@@ -223,6 +223,8 @@ struct PackCommand: ParsableCommand {
                 throw withClass(.update("Cannot read the ingredient texts \(texts): \(error.localizedDescription)"))
             }
             print(RuleCoverage(pack: pack, texts: RuleCoverage.texts(jsonLines: file)).report(showMissing: showMissing))
+            print(RuleProvenance.report(pack))
+            try refuse(RuleProvenance.issues(pack), "region rule problem(s) (citation or conditions)")
         }
     }
 
@@ -234,12 +236,15 @@ struct PackCommand: ParsableCommand {
         } catch {
             throw withClass(.update("The pack source could not be read: \(error)"))
         }
-        let issues = PackSource.validate(pack)
-        if !issues.isEmpty {
-            for issue in issues.prefix(50) { FileHandle.standardError.write(Data("  \(issue)\n".utf8)) }
-            throw withClass(.update("The pack source has \(issues.count) problem(s); fix them and build again."))
-        }
+        try refuse(PackSource.validate(pack), "problem(s)")
         return pack
+    }
+
+    /// Lists the first 50 issues on standard error and fails with their count.
+    static func refuse(_ issues: [ValidationIssue], _ what: String) throws {
+        guard !issues.isEmpty else { return }
+        for issue in issues.prefix(50) { FileHandle.standardError.write(Data("  \(issue)\n".utf8)) }
+        throw withClass(.update("The pack source has \(issues.count) \(what); fix them and build again."))
     }
 }
 

@@ -36,7 +36,8 @@ import Testing
     }
 
     @Test func erythrosineIsNoLongerAllowedInUSFoodAfterThe2025Revocation() {
-        #expect(rule("E127", .us)?.approved == false)
+        #expect(rule("E127", .us)?.effectiveUntil == "2027-01-15")
+        #expect(Self.byCode["E127"]?.rule(for: .us, on: CalendarDay("2027-02-01")!)?.approved == false)
         #expect(rule("E127", .eu)?.approved == true)
     }
 
@@ -89,7 +90,7 @@ import Testing
                 #expect(statement.lowercased().contains("phenylalanine"), "\(region): \(statement)")
             }
         }
-        #expect(rule("E951", .eu)?.statement == "contains a source of phenylalanine")
+        #expect(rule("E951", .eu)?.statement == "contains aspartame (a source of phenylalanine)")
         #expect(Self.byCode["E951"]?.population.contains("pku") == true)
     }
 

@@ -12,12 +12,13 @@ import Testing
     @Test func euFacts() {
         // Reg. (EU) 2022/63: titanium dioxide removed from the Union list.
         #expect(rule("E171", .eu)?.approved == false)
-        // Reg. (EC) No 884/2007: Red 2G suspended.
+        // Reg. (EU) No 1129/2011 (which repealed the 2007 suspension): Red 2G is not on the Union list.
         #expect(rule("E128", .eu)?.approved == false)
+        #expect(rule("E128", .eu)?.reference?.url.hasSuffix("/reg/2011/1129/oj") == true)
         // Reg. (EC) No 1333/2008, Annex V: the Southampton colours' statement.
         #expect(rule("E129", .eu)?.statement(naming: "Allura red AC") == "Allura red AC: may have an adverse effect on activity and attention in children")
-        // Reg. (EU) No 1169/2011, Annex III 2.3: aspartame's phenylalanine statement.
-        #expect(rule("E951", .eu)?.statement == "contains a source of phenylalanine")
+        // Reg. (EU) No 1169/2011, Annex III 2.3: aspartame's phenylalanine statement, with the E number only.
+        #expect(rule("E951", .eu)?.statement == "contains aspartame (a source of phenylalanine)")
         // Reg. (EC) No 1333/2008, Annex II: cyclamates and erythrosine are listed.
         #expect(rule("E952", .eu)?.approved == true)
         #expect(rule("E127", .eu)?.approved == true)
@@ -26,8 +27,10 @@ import Testing
     // MARK: US
 
     @Test func usFacts() {
-        // FDA order of 15 January 2025 revoking erythrosine (FD&C Red No. 3) in food.
-        #expect(rule("E127", .us)?.approved == false)
+        // FDA order of 15 January 2025 revoking erythrosine (FD&C Red No. 3) in food, effective 15 Jan 2027.
+        let e127 = BasePackTests.byCode["E127"]
+        #expect(e127?.rule(for: .us, on: CalendarDay("2027-01-14")!)?.approved == true)
+        #expect(e127?.rule(for: .us, on: CalendarDay("2027-01-15")!)?.approved == false)
         // 21 CFR Part 81: FD&C Red No. 2 (amaranth) delisted in 1976; Canada still permits it.
         #expect(rule("E123", .us)?.approved == false)
         #expect(rule("E123", .ca)?.approved == true)

@@ -393,6 +393,25 @@ def apply_region_lists(cur, codes, parent, rules, refs):
     return medium
 
 
+def apply_rule_overrides(cur, rules):
+    """`rule_overrides` ("CODE/REGION": keys): replace those keys of the generated rule, last of
+    all, so dated terms, corrected references and statements are not overwritten by a later step."""
+    for key, over in cur.get("rule_overrides", {}).items():
+        if key.startswith("_"):
+            continue
+        code, region = key.split("/")
+        if code not in rules:
+            raise SystemExit("rule_overrides: %s has no record" % key)
+        rule = rules[code].get(region)
+        if rule is None:
+            if "approved" not in over:
+                raise SystemExit("rule_overrides: %s adds a rule, so it needs approved" % key)
+            rule = rules[code][region] = {"warning_required": False}
+        for k, v in over.items():
+            if not k.startswith("_"):
+                rule[k] = v
+
+
 def inherit_group_rules(codes, parent, rules):
     """Outside the EU and UK, a roman sub-form (E450(i)) with no rule of its own takes its
     group's rule: the US, Canadian, FSANZ and FSSAI lists name the substance family, and
@@ -815,6 +834,7 @@ def main():
     medium = apply_region_lists(cur, codes, parent, rules, refs)
     inherit_group_rules(codes, parent, rules)
     apply_region_names(cur, codes, rules, by_code)
+    apply_rule_overrides(cur, rules)
     write_review_section(medium)
 
     # ---------- records ----------

@@ -103,6 +103,11 @@ public struct Additive: Codable, Sendable, Equatable {
     }
 
     public func rule(for region: Region) -> RegionRule? { regionRules[region.rawValue] }
+
+    /// The rule in force in `region` on `day` (a dated rule's other side applies before or after its date).
+    public func rule(for region: Region, on day: CalendarDay) -> RegionRule? {
+        regionRules[region.rawValue]?.inForce(on: day)
+    }
 }
 
 /// How an additive is treated in one region.
@@ -117,6 +122,14 @@ public struct RegionRule: Codable, Sendable, Equatable {
     public var name: String?
     /// The primary reference for this rule (regulation, listing).
     public var reference: Reference?
+    /// The first day this rule applies (`YYYY-MM-DD`); before it, `before` applies when given.
+    public var effectiveFrom: String?
+    /// The first day this rule no longer applies (`YYYY-MM-DD`); from then on, `after` applies.
+    public var effectiveUntil: String?
+    /// The rule before `effectiveFrom` (the law as it was).
+    public var before: RuleSide?
+    /// The rule from `effectiveUntil` on (the law as it will be).
+    public var after: RuleSide?
 
     /// The conditions, when the region allows it only in some foods or uses ("Allowed only in
     /// fish roe"): a card shows them, since finding it elsewhere is worth a second look.
@@ -153,17 +166,23 @@ public struct RegionRule: Codable, Sendable, Equatable {
     }
 
     public init(approved: Bool, warningRequired: Bool = false, statement: String? = nil,
-                conditions: String? = nil, name: String? = nil, reference: Reference? = nil) {
+                conditions: String? = nil, name: String? = nil, reference: Reference? = nil,
+                effectiveFrom: String? = nil, effectiveUntil: String? = nil, before: RuleSide? = nil, after: RuleSide? = nil) {
         self.approved = approved
         self.warningRequired = warningRequired
         self.statement = statement
         self.conditions = conditions
         self.name = name
         self.reference = reference
+        self.effectiveFrom = effectiveFrom
+        self.effectiveUntil = effectiveUntil
+        self.before = before
+        self.after = after
     }
 
     enum CodingKeys: String, CodingKey {
         case approved, warningRequired = "warning_required", statement, conditions, name, reference
+        case effectiveFrom = "effective_from", effectiveUntil = "effective_until", before, after
     }
 
     public init(from decoder: Decoder) throws {
@@ -173,6 +192,67 @@ public struct RegionRule: Codable, Sendable, Equatable {
         statement = try c.decodeIfPresent(String.self, forKey: .statement)
         conditions = try c.decodeIfPresent(String.self, forKey: .conditions)
         name = try c.decodeIfPresent(String.self, forKey: .name)
+        reference = try c.decodeIfPresent(Reference.self, forKey: .reference)
+        effectiveFrom = try c.decodeIfPresent(String.self, forKey: .effectiveFrom)
+        effectiveUntil = try c.decodeIfPresent(String.self, forKey: .effectiveUntil)
+        before = try c.decodeIfPresent(RuleSide.self, forKey: .before)
+        after = try c.decodeIfPresent(RuleSide.self, forKey: .after)
+    }
+
+    /// The rule as it stands on `day`: `after`'s terms from `effectiveUntil` on, `before`'s
+    /// terms before `effectiveFrom`, else this rule's own. The dates stay, so a card can say what changes.
+    public func inForce(on day: CalendarDay) -> RegionRule {
+        if let after, let until = effectiveUntil.flatMap(CalendarDay.init), day >= until { return taking(after) }
+        if let before, let from = effectiveFrom.flatMap(CalendarDay.init), day < from { return taking(before) }
+        return self
+    }
+
+    /// The next change after `day`: its date and the terms that apply from then on; nil when none is recorded.
+    public func nextChange(after day: CalendarDay) -> (day: CalendarDay, rule: RegionRule)? {
+        if before != nil, let from = effectiveFrom.flatMap(CalendarDay.init), day < from { return (from, self) }
+        if let after, let until = effectiveUntil.flatMap(CalendarDay.init), day < until { return (until, taking(after)) }
+        return nil
+    }
+
+    private func taking(_ side: RuleSide) -> RegionRule {
+        var r = self
+        r.approved = side.approved
+        r.warningRequired = side.warningRequired
+        r.statement = side.statement
+        r.conditions = side.conditions
+        if let ref = side.reference { r.reference = ref }
+        return r
+    }
+}
+
+/// A region rule's terms on the other side of its date (`before` or `after`): same keys as
+/// a rule, without dates or a name of its own.
+public struct RuleSide: Codable, Sendable, Equatable {
+    public var approved: Bool
+    public var warningRequired: Bool
+    public var statement: String?
+    public var conditions: String?
+    public var reference: Reference?
+
+    public init(approved: Bool, warningRequired: Bool = false, statement: String? = nil,
+                conditions: String? = nil, reference: Reference? = nil) {
+        self.approved = approved
+        self.warningRequired = warningRequired
+        self.statement = statement
+        self.conditions = conditions
+        self.reference = reference
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case approved, warningRequired = "warning_required", statement, conditions, reference
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        approved = try c.decode(Bool.self, forKey: .approved)
+        warningRequired = try c.decodeIfPresent(Bool.self, forKey: .warningRequired) ?? false
+        statement = try c.decodeIfPresent(String.self, forKey: .statement)
+        conditions = try c.decodeIfPresent(String.self, forKey: .conditions)
         reference = try c.decodeIfPresent(Reference.self, forKey: .reference)
     }
 }
@@ -236,9 +316,54 @@ public struct PlainRisk: Codable, Sendable, Equatable {
 public struct Reference: Codable, Sendable, Equatable, Hashable {
     public var label: String
     public var url: String
+    /// The provision alone (`Annex II, Part E`, `S15-5`, `§74.303`), for a region rule's reference.
+    public var provision: String?
+    /// Whether the rule was checked against the regulator's own text; nil when the pack records no checks.
+    public var check: RuleCheck?
 
-    public init(label: String, url: String) {
+    public init(label: String, url: String, provision: String? = nil, check: RuleCheck? = nil) {
         self.label = label
         self.url = url
+        self.provision = provision
+        self.check = check
     }
+
+    /// How a card names it: the label, then the provision when the label does not already hold it.
+    public var citation: String {
+        guard let provision, !provision.isEmpty, !label.contains(provision) else { return label }
+        return "\(label), \(provision)"
+    }
+
+    enum CodingKeys: String, CodingKey { case label, url, provision, checked }
+
+    /// `"checked": null` is kept apart from a missing key: it says "recorded as not yet checked".
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        label = try c.decode(String.self, forKey: .label)
+        url = try c.decode(String.self, forKey: .url)
+        provision = try c.decodeIfPresent(String.self, forKey: .provision)
+        if c.contains(.checked) {
+            check = try c.decodeIfPresent(String.self, forKey: .checked).map(RuleCheck.checked) ?? .unchecked
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(label, forKey: .label)
+        try c.encode(url, forKey: .url)
+        try c.encodeIfPresent(provision, forKey: .provision)
+        switch check {
+        case .checked(let day)?: try c.encode(day, forKey: .checked)
+        case .unchecked?: try c.encodeNil(forKey: .checked)
+        case nil: break
+        }
+    }
+}
+
+/// A region rule's check against the regulator's own text.
+public enum RuleCheck: Sendable, Hashable {
+    /// Recorded as not yet checked (`"checked": null`).
+    case unchecked
+    /// Checked on this day (`YYYY-MM-DD`).
+    case checked(String)
 }

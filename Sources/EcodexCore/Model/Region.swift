@@ -45,6 +45,18 @@ public enum Region: String, CaseIterable, Codable, Sendable, Comparable {
         }
     }
 
+    /// Whose own text a rule is checked against, as a sentence names it: `the FDA`, `Health Canada`.
+    public var regulator: String {
+        switch self {
+        case .eu: "the European Commission"
+        case .us: "the FDA"
+        case .uk: "the FSA"
+        case .ca: "Health Canada"
+        case .au: "FSANZ"
+        case .india: "FSSAI"
+        }
+    }
+
     private static let euCountries: Set<String> = [
         "AT", "BE", "BG", "HR", "CY", "CZ", "DK", "EE", "FI", "FR", "DE", "GR", "HU", "IE", "IT", "LV",
         "LT", "LU", "MT", "NL", "PL", "PT", "RO", "SK", "SI", "ES", "SE",

@@ -36,6 +36,7 @@ public enum PackSource {
             additives.append(try decode(Additive.self, from: additivesURL.appendingPathComponent(name)))
         }
         additives.sort { $0.code < $1.code }
+        if meta.rulesChecked == true { additives = additives.map(markingUnchecked) }
         return Pack(version: meta.version, dataVersion: meta.dataVersion, regions: meta.regions, additives: additives)
     }
 
@@ -104,17 +105,54 @@ public enum PackSource {
             for (region, rule) in a.regionRules.sorted(by: { $0.key < $1.key }) {
                 if let s = rule.statement { checkWording(s, "region_rules.\(region).statement") }
                 if let c = rule.conditions { checkWording(c, "region_rules.\(region).conditions") }
+                for side in [rule.before, rule.after].compactMap({ $0 }) {
+                    if let c = side.conditions { checkWording(c, "region_rules.\(region).conditions") }
+                }
+                for p in dateProblems(rule) { issue("region_rules.\(region).\(p.field)", p.message) }
             }
         }
         return issues
     }
 
-    /// `pack.json`: the pack's version metadata.
+    /// `pack.json`: the pack's version metadata. `rules_checked: true` declares that the pack
+    /// records checks: a region rule's reference without `checked` then counts as not yet checked.
     private struct Metadata: Decodable {
         var version: String
         var dataVersion: String
         var regions: [Region]
-        enum CodingKeys: String, CodingKey { case version, dataVersion = "data_version", regions }
+        var rulesChecked: Bool?
+        enum CodingKeys: String, CodingKey { case version, dataVersion = "data_version", regions, rulesChecked = "rules_checked" }
+    }
+
+    /// `a` with every region rule's reference that says nothing about checks marked not yet checked
+    /// (written `"checked": null` in the built pack, so the store and updates carry it).
+    static func markingUnchecked(_ a: Additive) -> Additive {
+        func mark(_ r: Reference?) -> Reference? {
+            guard var r else { return nil }
+            if r.check == nil { r.check = .unchecked }
+            return r
+        }
+        var a = a
+        for (region, var rule) in a.regionRules {
+            rule.reference = mark(rule.reference)
+            if var side = rule.before { side.reference = mark(side.reference); rule.before = side }
+            if var side = rule.after { side.reference = mark(side.reference); rule.after = side }
+            a.regionRules[region] = rule
+        }
+        return a
+    }
+
+    /// Problems with a region rule's dates: each parses, `before` comes with `effective_from`,
+    /// `after` with `effective_until`, and the first precedes the second.
+    static func dateProblems(_ rule: RegionRule) -> [(field: String, message: String)] {
+        var problems: [(String, String)] = []
+        let from = rule.effectiveFrom.map { ($0, CalendarDay($0)) }, until = rule.effectiveUntil.map { ($0, CalendarDay($0)) }
+        if let (text, day) = from, day == nil { problems.append(("effective_from", "\"\(text)\" is not a date (YYYY-MM-DD)")) }
+        if let (text, day) = until, day == nil { problems.append(("effective_until", "\"\(text)\" is not a date (YYYY-MM-DD)")) }
+        if rule.before != nil, from == nil { problems.append(("before", "needs effective_from, the day the rule takes over")) }
+        if rule.after != nil, until == nil { problems.append(("after", "needs effective_until, the day it takes over")) }
+        if let a = from?.1, let b = until?.1, a >= b { problems.append(("effective_until", "comes before effective_from")) }
+        return problems
     }
 
     private static func decode<T: Decodable>(_ type: T.Type, from url: URL) throws -> T {

@@ -12,12 +12,17 @@ public struct RuleCoverage: Sendable {
         public var region: Region
         public var rules: Int
         public var covered: Int
+        /// Rules recorded as checked against the regulator's own text, and mentions they cover.
+        public var checkedRules: Int
+        public var checkedCovered: Int
         /// Codes with no rule in this region, most mentioned first: (code, mentions).
         public var missing: [(code: String, mentions: Int)]
         /// All mentions, covered or not.
         public var mentions: Int
         /// Share of mentions with a rule, 0...1 (1 when there are no mentions).
         public var share: Double { mentions == 0 ? 1 : Double(covered) / Double(mentions) }
+        /// Share of mentions whose rule is checked, 0...1.
+        public var checkedShare: Double { mentions == 0 ? 1 : Double(checkedCovered) / Double(mentions) }
     }
 
     public let texts: Int
@@ -43,14 +48,26 @@ public struct RuleCoverage: Sendable {
         self.mentions = total
         let ranked = resolved.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
         regions = Region.allCases.map { region in
-            var covered = 0
+            var covered = 0, checkedCovered = 0
             var missing: [(code: String, mentions: Int)] = []
             for (code, n) in ranked {
-                if records[code]?.rule(for: region) != nil { covered += n } else { missing.append((code, n)) }
+                if let rule = records[code]?.rule(for: region) {
+                    covered += n
+                    if Self.isChecked(rule) { checkedCovered += n }
+                } else {
+                    missing.append((code, n))
+                }
             }
-            return RegionCoverage(region: region, rules: pack.additives.filter { $0.rule(for: region) != nil }.count,
-                                  covered: covered, missing: missing, mentions: total)
+            let rules = pack.additives.compactMap { $0.rule(for: region) }
+            return RegionCoverage(region: region, rules: rules.count, covered: covered,
+                                  checkedRules: rules.filter(Self.isChecked).count, checkedCovered: checkedCovered,
+                                  missing: missing, mentions: total)
         }
+    }
+
+    static func isChecked(_ rule: RegionRule) -> Bool {
+        if case .checked? = rule.reference?.check { return true }
+        return false
     }
 
     /// The `text` field of each line of a JSON Lines file (the Open Food Facts export shape);
@@ -65,11 +82,12 @@ public struct RuleCoverage: Sendable {
     /// The table `scan pack validate` prints.
     public func report(showMissing: Int = 8) -> String {
         var lines = ["Rule coverage over \(texts) real ingredient texts (\(mentions) additive mentions):",
-                     "  region  rules  mentions with a rule"]
+                     "  region  rules  mentions with a rule  (checked rules: count, mentions)"]
         for r in regions {
             let pct = String(format: "%5.1f %%", r.share * 100)
             var line = "  \(r.region.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0))  "
                 + String(r.rules).leftPadded(5) + "  \(pct) (\(r.covered)/\(mentions))"
+                + String(format: "  (%d, %.1f %%)", r.checkedRules, r.checkedShare * 100)
             if showMissing > 0, !r.missing.isEmpty {
                 line += " · no rule: " + r.missing.prefix(showMissing).map { "\($0.code)×\($0.mentions)" }.joined(separator: ", ")
             }

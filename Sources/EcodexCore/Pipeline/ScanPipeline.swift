@@ -18,6 +18,8 @@ public struct ScanOptions: Sendable {
     /// 2.5 s: a shopper holding a phone waits at most about 3 s for a 5-frame burst; the
     /// measurement behind it is in docs/history.md.
     public static let defaultBurstSeconds = 2.5
+    /// The day whose rules apply (`--as-of`); nil: today.
+    public var asOf: CalendarDay?
     public init(preferences: Preferences = Preferences(), lowConfidenceThreshold: Double = 60, compareRegions: [Region] = []) {
         self.preferences = preferences
         self.lowConfidenceThreshold = lowConfidenceThreshold
@@ -383,8 +385,9 @@ public final class ScanPipeline {
     }
 
     private func finding(_ a: Additive, mention: Mention, options: ScanOptions) -> Finding {
-        let verdict = RiskEngine.assess(a, preferences: options.preferences)
-        let rule = a.rule(for: options.preferences.region)
+        let day = options.asOf ?? .today()
+        let verdict = RiskEngine.assess(a, preferences: options.preferences, on: day)
+        let rule = a.rule(for: options.preferences.region, on: day)
         var refs = a.references
         // The shopper's region's own rule is cited first (a US card leads with the eCFR section).
         if let r = rule?.reference {
@@ -395,7 +398,7 @@ public final class ScanPipeline {
         for region in options.compareRegions {
             var p = options.preferences
             p.region = region
-            elsewhere[region] = RiskEngine.assess(a, preferences: p).badge
+            elsewhere[region] = RiskEngine.assess(a, preferences: p, on: day).badge
         }
         let name = a.displayName(in: options.preferences.region)
         return Finding(code: a.code, name: name, badge: verdict.badge,

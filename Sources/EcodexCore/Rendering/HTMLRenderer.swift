@@ -94,8 +94,8 @@ public enum HTMLRenderer {
         if !f.references.isEmpty {
             h += "<details><summary>Why: references</summary><ul>\n"
             h += f.references.map { ref in
-                href(ref.url).map { "<li><a href=\"\($0)\">\(esc(ref.label))</a></li>\n" }
-                    ?? "<li>\(esc(ref.label)) (\(esc(ref.url)))</li>\n"
+                href(ref.url).map { "<li><a href=\"\($0)\">\(esc(ref.citation))</a></li>\n" }
+                    ?? "<li>\(esc(ref.citation)) (\(esc(ref.url)))</li>\n"
             }.joined()
             h += "</ul></details>\n"
         }

@@ -60,7 +60,7 @@ public enum JSONRenderer {
                      "kosher": diet(f.diet.kosher), "halal": diet(f.diet.halal)],
             "reasons": f.reasons,
             "statement": f.statement ?? NSNull(),
-            "references": f.references.map { ["label": $0.label, "url": $0.url] },
+            "references": f.references.map { r in ["label": r.label, "url": r.url].merging(r.provision.map { ["provision": $0] } ?? [:]) { a, _ in a } },
         ]
         if !f.regionBadges.isEmpty {
             obj["compare"] = Dictionary(uniqueKeysWithValues: f.regionBadges.map { ($0.key.rawValue, $0.value.rawValue) })

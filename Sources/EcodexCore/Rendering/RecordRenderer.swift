@@ -1,7 +1,9 @@
 /// Renders one full additive record for `scan code --full` and `scan lookup`: names,
 /// facts and the rules of all six regions side by side.
 public enum RecordRenderer {
-    public static func text(_ a: Additive, matchedName: String? = nil, width: Int = TextRenderer().width) -> String {
+    /// `day`: whose rules the table shows (a dated rule's terms on that day, and its next change).
+    public static func text(_ a: Additive, matchedName: String? = nil, width: Int = TextRenderer().width,
+                            on day: CalendarDay = .today()) -> String {
         let wrapper = TextRenderer(width: width)
         var out: [String] = []
         out.append("\(a.canonicalName) (\(a.code))" + (matchedName.map { $0.lowercased() != a.canonicalName.lowercased() ? " — matched \"\($0)\"" : "" } ?? ""))
@@ -10,13 +12,16 @@ public enum RecordRenderer {
         out.append("")
         out.append("Region  Allowed  Warning  Notes")
         for region in Region.allCases {
-            guard let rule = a.rule(for: region) else {
+            guard let rule = a.rule(for: region, on: day) else {
                 out.append(pad(region.rawValue, 8) + "—        —        no rule recorded yet")
                 continue
             }
             // The required statement as a label prints it, filled in with the name used there.
             var note = rule.statement(naming: a.displayName(in: region)).map { "Label must say: \"\($0)\"" } ?? (rule.conditions ?? "")
             if let name = rule.name { note = "Named \(name) there. " + note }
+            if let change = a.rule(for: region)?.nextChange(after: day) {
+                note += " " + RiskEngine.changeLine(from: rule, to: change.rule, on: change.day)
+            }
             let columns = pad(region.rawValue, 8) + pad(rule.approved ? "yes" : "NO", 9) + pad(rule.warningRequired ? "YES" : "no", 9)
             // Wrap only the notes, under their own column, so the table stays aligned.
             var noteLines = TextRenderer(width: max(20, width - columns.count)).wrap(note, indent: "")

@@ -66,7 +66,7 @@ public struct TextRenderer: Sendable {
             if !tags.isEmpty { out.append(contentsOf: wrap(tags.joined(separator: " · "), indent: "    ")) }
             out.append(contentsOf: wrap("Found as: " + f.matchedText.joined(separator: ", "), indent: "    "))
             if let ref = f.references.first {
-                out.append(contentsOf: wrap("Why: \(ref.label) <\(ref.url)>", indent: "    "))
+                out.append(contentsOf: wrap("Why: \(ref.citation) <\(ref.url)>", indent: "    "))
             }
         }
         let compared = Region.allCases.filter { region in r.additives.contains { $0.regionBadges[region] != nil } }

@@ -20,6 +20,11 @@
 ///
 /// When the region allows it only in some foods, its conditions follow as a green reason.
 ///
+/// The rule judged is the one in force on the day of the scan (a dated rule's other side
+/// before or after its date); a change still to come follows as a green reason ("Allowed until …").
+/// A rule recorded as not yet checked against the regulator's own text (`"checked": null`)
+/// is never a confident verdict: its red reasons count as yellow, and a yellow reason says so.
+///
 /// Unknown additives never reach the engine: the pipeline lists them as unmatched.
 public enum RiskEngine {
     public struct Verdict: Sendable, Equatable {
@@ -33,16 +38,26 @@ public enum RiskEngine {
         "pku": .pku, "sulphites": .sulphites, "caffeine": .caffeine, "shellfish": .shellfish,
     ]
 
+    /// Judges `additive` by the rules in force today.
     public static func assess(_ additive: Additive, preferences p: Preferences) -> Verdict {
+        assess(additive, preferences: p, on: .today())
+    }
+
+    /// Judges `additive` by the rules in force on `day` (the scan's date; tests pass their own).
+    public static func assess(_ additive: Additive, preferences p: Preferences, on day: CalendarDay) -> Verdict {
         var found: [(Badge, String)] = []
         let region = p.region
-        if let rule = additive.rule(for: region) {
+        let recorded = additive.rule(for: region)
+        let rule = recorded?.inForce(on: day)
+        let unchecked = rule?.reference?.check == .unchecked
+        let ruleRed: Badge = unchecked ? .yellow : .red
+        if let rule {
             if rule.warningRequired {
                 let statement = rule.statement(naming: additive.displayName(in: region)).map { ": “\($0)”" } ?? "."
-                found.append((.red, "\(region.law) requires a warning on the label\(statement)"))
+                found.append((ruleRed, "\(region.law) requires a warning on the label\(statement)"))
             }
             if !rule.approved {
-                found.append((.red, "Not allowed in food in \(region.inSentence)."))
+                found.append((ruleRed, "Not allowed in food in \(region.inSentence)."))
             }
         } else {
             found.append((.yellow, "No rules for \(region.inSentence) are recorded yet."))
@@ -80,14 +95,36 @@ public enum RiskEngine {
         if found.isEmpty {
             found.append((.green, "Allowed in \(region.inSentence) with no warning required."))
         }
-        if let use = additive.rule(for: region)?.limitedUse {
+        if unchecked {
+            found.append((.yellow, uncheckedLine(region)))
+        }
+        if let use = rule?.limitedUse {
             found.append((.green, use))
+        }
+        if let rule, let change = recorded?.nextChange(after: day) {
+            found.append((.green, changeLine(from: rule, to: change.rule, on: change.day)))
         }
         // Stable sort: most severe first, rule order kept within a badge.
         let ordered = found.enumerated().sorted { a, b in
             a.element.0 != b.element.0 ? a.element.0 > b.element.0 : a.offset < b.offset
         }.map(\.element)
         return Verdict(badge: ordered[0].0, reasons: ordered.map(\.1))
+    }
+
+    /// The reason a rule not yet checked against the regulator's own text gives.
+    public static func uncheckedLine(_ region: Region) -> String {
+        "This rule is not yet checked against \(region.regulator)’s own text."
+    }
+
+    /// What a dated rule changes and when: "Allowed until 15 Jan 2027; then revoked."
+    public static func changeLine(from now: RegionRule, to next: RegionRule, on day: CalendarDay) -> String {
+        let then: String = switch (now.approved, next.approved) {
+        case (true, false): "revoked"
+        case (false, true): "allowed"
+        default: next.warningRequired == now.warningRequired ? "the conditions change"
+            : next.warningRequired ? "a label warning is required" : "no label warning is required"
+        }
+        return "\(now.approved ? "Allowed" : "Not allowed") until \(day.spoken); then \(then)."
     }
 
     /// The note for a sensitivity the shopper watches for that the label names in words of its own
