@@ -111,5 +111,72 @@ class CuratedNames(unittest.TestCase):
         finally:
             import_off.HERE = saved
 
+
+class Citations(unittest.TestCase):
+    """Every region rule cites the provision that makes it, with the regulator's own text."""
+    GENERIC = ("fssai.gov.in/cms/food-safety-and-standards-regulations.php", "food-additives/lists-permitted.html",
+               "foodstandards.gov.au/food-standards-code", "legislation.gov.uk/eur/2008/1333",
+               "codex-texts/guidelines")
+    # Standard 1.2.4 has no stored URL of its own text yet (see REVIEW.md).
+    KNOWN_INDEX = {("E621", "AU")}
+
+    def rules(self):
+        import glob
+        for path in sorted(glob.glob(os.path.join(BASE, "additives", "*.json"))):
+            with open(path, encoding="utf-8") as f:
+                rec = json.load(f)
+            for region, rule in rec["region_rules"].items():
+                yield rec["code"], region, rule
+
+    def test_every_rule_cites_a_provision_and_a_checked_date_or_null(self):
+        import re
+        n = 0
+        for code, region, rule in self.rules():
+            ref = rule["reference"]
+            self.assertTrue(ref.get("provision"), (code, region))
+            self.assertIn("checked", ref, (code, region))
+            self.assertTrue(ref["checked"] is None or re.fullmatch(r"\d{4}-\d{2}-\d{2}", ref["checked"]), (code, region))
+            generic = ref["url"].endswith(self.GENERIC[3]) or any(g in ref["url"] for g in self.GENERIC if g != self.GENERIC[3])
+            if (code, region) not in self.KNOWN_INDEX:
+                self.assertFalse(generic, (code, region, ref["url"]))
+            n += 1
+        self.assertGreater(n, 2000)
+
+    def test_a_check_date_only_where_one_is_recorded(self):
+        with open(os.path.join(HERE, "curated.json"), encoding="utf-8") as f:
+            recorded = {k for k, v in json.load(f)["rule_refs"].items() if isinstance(v, dict) and v.get("checked")}
+        dated = {"%s/%s" % (c, r) for c, r, rule in self.rules() if rule["reference"]["checked"]}
+        self.assertEqual(dated, recorded)
+
+    def test_facts_fixed_with_their_citations(self):
+        ca = record("E212")["region_rules"]["CA"]
+        self.assertTrue(ca["approved"])
+        self.assertIn("Part 2", ca["reference"]["provision"])
+        self.assertEqual(ca["reference"]["checked"], "2026-11-27")
+        self.assertIn("S18", record("E924")["region_rules"]["AU"]["reference"]["provision"])
+        self.assertIn("S16", record("E128")["region_rules"]["AU"]["reference"]["provision"])
+        self.assertIn("preserved cherries", record("E127")["region_rules"]["AU"]["conditions"])
+        self.assertNotIn("chewing gum", record("E171")["region_rules"]["IN"]["conditions"])
+
+    def test_templates_replaced(self):
+        for code, region, rule in self.rules():
+            cond = rule.get("conditions", "")
+            for template in ("bread, biscuits and other foods", "vary by food", "Schedules 15/16"):
+                self.assertNotIn(template, cond, (code, region))
+        # Citric acid: Appendix A, Table 1 reads a dash for bread and GMP for biscuits.
+        self.assertIn("biscuits only, with no set limit", record("E330")["region_rules"]["IN"]["conditions"])
+        self.assertEqual(record("E330")["region_rules"]["IN"]["reference"]["provision"], "Appendix A, Table 1")
+
+    def test_table_line_per_column(self):
+        import citations
+        for cols, want in [(["GMP", None], "in bread only, with no set limit"),
+                           ([None, "limit"], "in biscuits only, up to a set limit"),
+                           (["GMP", "GMP"], "in both, with no set limit"),
+                           (["limit", "GMP"], "in bread up to a set limit, and in biscuits with no set limit")]:
+            rules = {"E1": {"IN": {"_provision": ("in_fpsfa", "Appendix A, Table 1"), "conditions": "x"}}}
+            citations.apply_table_conditions({"in_table1": {"E1": cols}}, rules)
+            self.assertIn(want, rules["E1"]["IN"]["conditions"], cols)
+
+
 if __name__ == "__main__":
     unittest.main()
