@@ -196,9 +196,9 @@ def replace_templates(rules, groups, inst, refs):
                 else:
                     rule["reference"] = refs[g["ref"]] if not g["ref"].startswith("cfr:") else rule["reference"]
             elif region == "CA":
-                rule["conditions"] = "On Health Canada's list for its class, for the foods and limits that list sets."
+                rule["conditions"] = "On a Health Canada list, for the foods and amounts it sets."
             elif region == "AU":
-                rule["conditions"] = "Allowed by the Food Standards Code in the foods it names. Labels show its class name and number."
+                rule["conditions"] = "Allowed by the Code in the foods it names. Labels show its class and number."
 
 
 def apply_table_conditions(cur, rules):
@@ -210,17 +210,10 @@ def apply_table_conditions(cur, rules):
         rule = rules.get(code, {}).get("IN")
         if not rule or rule.get("_provision", ("", ""))[1] != "Appendix A, Table 1":
             continue
-        def part(v):
-            return "with no set limit" if v == "GMP" else "up to a set limit"
-        if bread and biscuits and bread == biscuits:
-            line = "India's bread and biscuit table allows it in both, %s." % part(bread)
-        elif bread and biscuits:
-            line = "India's bread and biscuit table allows it in bread %s, and in biscuits %s." % (part(bread), part(biscuits))
-        elif bread:
-            line = "India's bread and biscuit table allows it in bread only, %s." % part(bread)
-        else:
-            line = "India's bread and biscuit table allows it in biscuits only, %s." % part(biscuits)
-        rule["conditions"] = line + " Other tables name other foods."
+        def part(food, v):
+            return {"GMP": "%s, no set limit" % food, "limit": "%s, up to a limit" % food, None: "not in %s" % food}[v]
+        cols = part("bread and biscuits", bread) if bread == biscuits else "%s; %s" % (part("bread", bread), part("biscuits", biscuits))
+        rule["conditions"] = "India's bread and biscuit table: %s. Other tables add foods." % cols
 
 
 def cite_code(cur, code, per, classes):

@@ -155,7 +155,8 @@ class Citations(unittest.TestCase):
         self.assertEqual(ca["reference"]["checked"], "2026-11-27")
         self.assertIn("S18", record("E924")["region_rules"]["AU"]["reference"]["provision"])
         self.assertIn("S16", record("E128")["region_rules"]["AU"]["reference"]["provision"])
-        self.assertIn("preserved cherries", record("E127")["region_rules"]["AU"]["conditions"])
+        self.assertIn("cocktail cherries", record("E127")["region_rules"]["AU"]["conditions"])
+        self.assertIn("S15—5", record("E127")["region_rules"]["AU"]["reference"]["provision"])
         self.assertNotIn("chewing gum", record("E171")["region_rules"]["IN"]["conditions"])
 
     def test_templates_replaced(self):
@@ -164,15 +165,27 @@ class Citations(unittest.TestCase):
             for template in ("bread, biscuits and other foods", "vary by food", "Schedules 15/16"):
                 self.assertNotIn(template, cond, (code, region))
         # Citric acid: Appendix A, Table 1 reads a dash for bread and GMP for biscuits.
-        self.assertIn("biscuits only, with no set limit", record("E330")["region_rules"]["IN"]["conditions"])
+        self.assertIn("not in bread; biscuits, no set limit", record("E330")["region_rules"]["IN"]["conditions"])
         self.assertEqual(record("E330")["region_rules"]["IN"]["reference"]["provision"], "Appendix A, Table 1")
+
+    def test_lines_from_lists_and_tables_are_plain(self):
+        # Conditions written for CA, AU and IN lists and tables: at most 18 words, grade 6.
+        import validate
+        with open(os.path.join(HERE, "curated.json"), encoding="utf-8") as f:
+            cur = json.load(f)
+        lines = [g["conditions"] for r in ("CA", "AU", "IN") for g in cur["region_lists"][r]]
+        lines += [v["conditions"] for v in cur["rule_refs"].values() if isinstance(v, dict) and "conditions" in v]
+        lines += [rule["conditions"] for c, r, rule in self.rules() if r == "IN" and "bread and biscuit" in rule.get("conditions", "")]
+        long = [x for x in lines if not x.startswith(("E160 is", "A natural colour", "One of India")) and
+                (len(validate.words_of(x)) > 18 or validate.fk_grade(x) > 6)]
+        self.assertEqual(long, [])
 
     def test_table_line_per_column(self):
         import citations
-        for cols, want in [(["GMP", None], "in bread only, with no set limit"),
-                           ([None, "limit"], "in biscuits only, up to a set limit"),
-                           (["GMP", "GMP"], "in both, with no set limit"),
-                           (["limit", "GMP"], "in bread up to a set limit, and in biscuits with no set limit")]:
+        for cols, want in [(["GMP", None], "bread, no set limit; not in biscuits"),
+                           ([None, "limit"], "not in bread; biscuits, up to a limit"),
+                           (["GMP", "GMP"], "bread and biscuits, no set limit"),
+                           (["limit", "GMP"], "bread, up to a limit; biscuits, no set limit")]:
             rules = {"E1": {"IN": {"_provision": ("in_fpsfa", "Appendix A, Table 1"), "conditions": "x"}}}
             citations.apply_table_conditions({"in_table1": {"E1": cols}}, rules)
             self.assertIn(want, rules["E1"]["IN"]["conditions"], cols)
