@@ -219,30 +219,29 @@ def apply_table_conditions(cur, rules):
 def cite_code(cur, code, per, classes):
     """Gives each rule of one code its provision-level reference; `checked` comes from `rule_refs` only."""
     inst, overrides = cur["instruments"], cur["rule_refs"]
-    if True:
-        for region in ("EU", "US", "UK", "CA", "AU", "IN"):
-            rule = per.get(region)
-            if not rule:
-                continue
-            tag = rule.pop("_provision", None)
-            key = "%s/%s" % (code, region)
-            over = overrides.get(key)
-            if over:
-                ref = {k: over[k] for k in ("label", "url", "provision")}
-                for k in ("approved", "conditions", "warning_required"):
-                    if k in over:
-                        rule[k] = over[k]
-            elif region == "EU":
-                ref = _eu(code, rule, inst)
-            elif region == "UK":
-                ref = _uk(code, rule, per.get("EU"), inst)
-            elif region == "US":
-                ref = _us(code, rule, inst)
-            elif region == "CA":
-                ref = _ca(code, rule, classes, inst, tag) or dict(rule["reference"], provision="Lists of Permitted Food Additives")
-            elif region == "AU":
-                ref = _au(code, rule, classes, inst, tag)
-            else:
-                ref = _in(code, rule, classes, inst, tag)
-            ref["checked"] = over.get("checked") if over else None
-            rule["reference"] = ref
+    for region in ("EU", "US", "UK", "CA", "AU", "IN"):
+        rule = per.get(region)
+        if not rule:
+            continue
+        tag = rule.pop("_provision", None)
+        key = "%s/%s" % (code, region)
+        over = overrides.get(key)
+        if over:
+            ref = {k: over[k] for k in ("label", "url", "provision")}
+            for k in ("approved", "conditions", "warning_required"):
+                if k in over:
+                    rule[k] = over[k]
+        elif region == "EU":
+            ref = _eu(code, rule, inst)
+        elif region == "UK":
+            ref = _uk(code, rule, per.get("EU"), inst)
+        elif region == "US":
+            ref = _us(code, rule, inst)
+        elif region == "CA":
+            ref = _ca(code, rule, classes, inst, tag) or dict(rule["reference"], provision="Lists of Permitted Food Additives")
+        elif region == "AU":
+            ref = _au(code, rule, classes, inst, tag)
+        else:
+            ref = _in(code, rule, classes, inst, tag)
+        ref["checked"] = over.get("checked") if over else None
+        rule["reference"] = ref
