@@ -80,6 +80,8 @@ import Testing
         #expect(rule("E621", .ca)?.approved == true)
         // Health Canada, dough conditioning agents list: potassium bromate is not on it.
         #expect(rule("E924", .ca)?.approved == false)
+        // List of Permitted Preservatives, Part 2: benzoic acid and its potassium salt since May 2020.
+        #expect(rule("E212", .ca)?.approved == true)
     }
 
     // MARK: Australia and New Zealand
@@ -93,8 +95,9 @@ import Testing
         #expect(rule("E951", .au)?.conditions?.contains("phenylalanine") == true)
         // Schedule 9: polyols need a laxative-effect statement.
         #expect(rule("E420", .au)?.warningRequired == true)
-        // Schedule 16: erythrosine (127) is a colour permitted to a maximum level.
+        // Schedule 15 (S15—5): erythrosine (127) only in preserved cherries.
         #expect(rule("E127", .au)?.approved == true)
+        #expect(rule("E127", .au)?.conditions?.contains("cocktail cherries") == true)
         // Schedule 16 lists 14 synthetic colours; Red 2G (128) is not one.
         #expect(rule("E128", .au)?.approved == false)
         // No permission for potassium bromate in Schedules 15 or 18.

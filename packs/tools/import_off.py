@@ -26,6 +26,7 @@ import unicodedata
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import citations
 import offtaxonomy  # noqa: E402
 
 PACKS = os.path.dirname(HERE)
@@ -386,6 +387,8 @@ def apply_region_lists(cur, codes, parent, rules, refs):
                          "conditions": group["conditions"], "reference": list_reference(group["ref"], refs)}
                     if group.get("statement"):
                         r["statement"] = group["statement"]
+                    if group.get("provision"):
+                        r["_provision"] = tuple(group["provision"])  # the table or part citations.py cites
                     rules[c][region] = r
                     covered.append(c)
             if group["confidence"] != "high" and covered:
@@ -832,6 +835,8 @@ def main():
         rules[c]["UK"] = uk
 
     medium = apply_region_lists(cur, codes, parent, rules, refs)
+    citations.replace_templates(rules, citations.group_index(cur, codes, parent, expand_codes), cur["instruments"], refs)
+    citations.apply_table_conditions(cur, rules)
     inherit_group_rules(codes, parent, rules)
     apply_region_names(cur, codes, rules, by_code)
     apply_rule_overrides(cur, rules)
@@ -883,6 +888,7 @@ def main():
         population = k.get("pop", pk.get("pop", []))
         audience = k.get("aud", pk.get("aud", []))
         r = rules[c]
+        citations.cite_code(cur, c, r, classes)
         for reg in r.values():
             for key in list(reg):
                 if reg[key] is None:
@@ -895,6 +901,7 @@ def main():
         references = []
         for reg in REGIONS:
             ref = r.get(reg, {}).get("reference")
+            ref = ref and {"label": ref["label"], "url": ref["url"]}
             if ref and ref not in references:
                 references.append(ref)
         efsa = re.sub(r"^h+ttp", "http", e["props"].get("efsa_evaluation_url:en", "").strip())
