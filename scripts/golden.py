@@ -50,6 +50,16 @@ def norm(result):
     }
 
 
+# Answers are recorded for one fixed day, so a dated rule (E127 in the US from 15 Jan 2027) does not
+# change them by itself; builds before dated rules take no --as-of.
+AS_OF = "2026-11-27"
+
+
+def day_args(scan):
+    p = subprocess.run([scan, "text", "--help"], capture_output=True, text=True)
+    return ["--as-of", AS_OF] if "--as-of" in p.stdout else []
+
+
 def run_lines(cmd, stdin=None):
     # The 8 s recognition limit is wall time: on a busy machine it cuts readings short, so the
     # answers would depend on the load. Recordings and comparisons read every photo in full.
@@ -70,7 +80,7 @@ def text_set(scan):
     stdin = "".join(json.dumps({"text": t}) + "\n" for _, t in texts)
 
     def one(region):
-        lines, p = run_lines([scan, "text", "--jsonl", "-", "--format", "json", "--region", region], stdin)
+        lines, p = run_lines([scan, "text", "--jsonl", "-", "--format", "json", "--region", region, *day_args(scan)], stdin)
         if len(lines) != len(texts):
             sys.exit(f"golden: {len(lines)} results for {len(texts)} texts in {region}: {p.stderr[:400]}")
         return [{"key": f"{region} {k}", **norm(r)} for (k, _), r in zip(texts, lines)]
@@ -80,11 +90,12 @@ def text_set(scan):
 
 
 def code_set(scan):
+    days = day_args(scan)
     with open(os.path.join(ROOT, "Sources", "EcodexStore", "Resources", "base-pack.json"), encoding="utf-8") as f:
         codes = [a["code"] for a in json.load(f)["additives"]]
 
     def one(code):
-        p = subprocess.run([scan, "code", code], capture_output=True, text=True, cwd=ROOT,
+        p = subprocess.run([scan, "code", code, *days], capture_output=True, text=True, cwd=ROOT,
                            env={**os.environ, "ECODEX_DATA_DIR": DATA_DIR, "ECODEX_CONFIG": CONFIG,
                                 "NO_COLOR": "1", "COLUMNS": "100"})
         out = [l for l in p.stdout.splitlines() if not l.startswith("Region ")]
@@ -98,7 +109,7 @@ def image_set(scan, files):
     rows = []
     for i in range(0, len(files), 64):
         chunk = files[i:i + 64]
-        lines, p = run_lines([scan, *chunk, "--format", "json", "--region", "EU"])
+        lines, p = run_lines([scan, *chunk, "--format", "json", "--region", "EU", *day_args(scan)])
         if len(lines) != len(chunk):
             sys.exit(f"golden: {len(lines)} results for {len(chunk)} photos: {p.stderr[:400]}")
         rows += [{"key": f, **norm(r)} for f, r in zip(chunk, lines)]
