@@ -12,6 +12,13 @@ public struct LabelKnowledge: Codable, Sendable, Equatable {
         self.regions = regions
     }
 
+    /// Either key may be left out (a source file holds languages or regions).
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        languages = try c.decodeIfPresent([LabelLanguage].self, forKey: .languages) ?? []
+        regions = try c.decodeIfPresent([RegionDefinition].self, forKey: .regions) ?? []
+    }
+
     /// This knowledge with `other`'s languages after its own and `other`'s new regions added.
     public func merged(with other: LabelKnowledge) -> LabelKnowledge {
         var m = self

@@ -10,16 +10,20 @@ public struct Pack: Codable, Sendable, Equatable {
     /// Regions whose rules the pack carries.
     public var regions: [Region]
     public var additives: [Additive]
+    /// The label languages and region definitions the parser and the risk engine read; nil in
+    /// packs made before they were data (the program's own then apply).
+    public var knowledge: LabelKnowledge?
 
-    public init(version: String, dataVersion: String, regions: [Region], additives: [Additive]) {
+    public init(version: String, dataVersion: String, regions: [Region], additives: [Additive], knowledge: LabelKnowledge? = nil) {
         self.version = version
         self.dataVersion = dataVersion
         self.regions = regions
         self.additives = additives
+        self.knowledge = knowledge
     }
 
     enum CodingKeys: String, CodingKey {
-        case version, dataVersion = "data_version", regions, additives
+        case version, dataVersion = "data_version", regions, additives, knowledge
     }
 }
 

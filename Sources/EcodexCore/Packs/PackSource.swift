@@ -36,7 +36,20 @@ public enum PackSource {
             additives.append(try decode(Additive.self, from: additivesURL.appendingPathComponent(name)))
         }
         additives.sort { $0.code < $1.code }
-        return Pack(version: meta.version, dataVersion: meta.dataVersion, regions: meta.regions, additives: additives)
+        return Pack(version: meta.version, dataVersion: meta.dataVersion, regions: meta.regions, additives: additives,
+                    knowledge: try knowledge(in: folder))
+    }
+
+    /// The label languages and regions of a pack source: `languages.json`, then `class-words.json`
+    /// (languages), and `regions.json`; nil when the folder has none of them.
+    static func knowledge(in folder: URL) throws -> LabelKnowledge? {
+        var found: LabelKnowledge?
+        for name in ["languages.json", "class-words.json", "regions.json"] {
+            let url = folder.appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: url.path) else { continue }
+            found = (found ?? LabelKnowledge()).merged(with: try decode(LabelKnowledge.self, from: url))
+        }
+        return found
     }
 
     /// Checks a pack against the content rules: unique codes, parents present,
@@ -53,6 +66,7 @@ public enum PackSource {
         }
         var seen = Set<ECode>()
         let codes = Set(pack.additives.map(\.code))
+        let defined = (pack.knowledge ?? LabelKnowledge.current).regions.map(\.code)
         for a in pack.additives {
             func issue(_ field: String, _ message: String) {
                 issues.append(ValidationIssue(code: a.code, field: field, message: message))
@@ -86,8 +100,8 @@ public enum PackSource {
             for (i, r) in a.references.enumerated() where r.label.isEmpty || !(r.url.hasPrefix("https://") || r.url.hasPrefix("http://")) {
                 issue("references[\(i)]", "needs a label and an http(s) URL")
             }
-            for region in a.regionRules.keys.sorted() where Region(rawValue: region) == nil {
-                issue("region_rules.\(region)", "is not a region code (\(Region.allCases.map(\.rawValue).joined(separator: ", ")))")
+            for region in a.regionRules.keys.sorted() where !defined.contains(region) {
+                issue("region_rules.\(region)", "is not a region the pack defines (\(defined.joined(separator: ", ")))")
             }
             let words = Readability.wordCount(a.plainRisk.summary)
             if words == 0 { issue("plain_risk.summary", "is empty") }
