@@ -22,8 +22,10 @@ public struct Pack: Codable, Sendable, Equatable {
         self.knowledge = knowledge
     }
 
+    /// `conventions` sorts before `data_version`: the versions stay in the last bytes of a built
+    /// pack, where the store reads them without decoding it (`BundledPackVersions`).
     enum CodingKeys: String, CodingKey {
-        case version, dataVersion = "data_version", regions, additives, knowledge
+        case version, dataVersion = "data_version", regions, additives, knowledge = "conventions"
     }
 }
 

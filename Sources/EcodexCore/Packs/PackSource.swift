@@ -67,6 +67,10 @@ public enum PackSource {
         var seen = Set<ECode>()
         let codes = Set(pack.additives.map(\.code))
         let defined = (pack.knowledge ?? LabelKnowledge.current).regions.map(\.code)
+        if let knowledge = pack.knowledge { issues += validate(knowledge) }
+        for region in pack.regions where !defined.contains(region.rawValue) {
+            issues.append(ValidationIssue(code: nil, field: "regions", message: "\(region) is not a region the pack defines"))
+        }
         for a in pack.additives {
             func issue(_ field: String, _ message: String) {
                 issues.append(ValidationIssue(code: a.code, field: field, message: message))
@@ -101,7 +105,7 @@ public enum PackSource {
                 issue("references[\(i)]", "needs a label and an http(s) URL")
             }
             for region in a.regionRules.keys.sorted() where !defined.contains(region) {
-                issue("region_rules.\(region)", "is not a region the pack defines (\(defined.joined(separator: ", ")))")
+                issue("region_rules.\(region)", "is not a region code the pack defines (\(defined.joined(separator: ", ")))")
             }
             let words = Readability.wordCount(a.plainRisk.summary)
             if words == 0 { issue("plain_risk.summary", "is empty") }
@@ -124,6 +128,21 @@ public enum PackSource {
     }
 
     /// `pack.json`: the pack's version metadata.
+    /// Region definitions need a valid, unique code and words for each sentence that names them.
+    static func validate(_ knowledge: LabelKnowledge) -> [ValidationIssue] {
+        var issues: [ValidationIssue] = [], seen = Set<String>()
+        for (i, r) in knowledge.regions.enumerated() {
+            func issue(_ message: String) { issues.append(ValidationIssue(code: nil, field: "regions[\(i)]", message: message)) }
+            if Region(rawValue: r.code) == nil { issue("\"\(r.code)\" is not a region code (2 to 8 capital letters)") }
+            if !seen.insert(r.code).inserted { issue("\(r.code) is defined twice") }
+            for text in [r.name, r.inSentence, r.law] where Readability.isBlank(text) { issue("\(r.code) has a blank name, in_sentence or law") }
+        }
+        for (i, l) in knowledge.languages.enumerated() where Readability.isBlank(l.code) {
+            issues.append(ValidationIssue(code: nil, field: "languages[\(i)]", message: "has no code"))
+        }
+        return issues
+    }
+
     private struct Metadata: Decodable {
         var version: String
         var dataVersion: String
