@@ -155,11 +155,14 @@ public struct RegionDefinition: Codable, Sendable, Equatable {
     public var law: String
     /// Country codes of POSIX locales that pick this region (`de_DE` → EU).
     public var countries: [String]
+    /// Whose own text a rule is checked against, as a sentence names it: `the FDA`, `Health Canada`.
+    public var regulator: String?
 
-    public init(code: String, aliases: [String] = [], name: String, inSentence: String, law: String, countries: [String] = []) {
+    public init(code: String, aliases: [String] = [], name: String, inSentence: String, law: String, countries: [String] = [],
+                regulator: String? = nil) {
         self.code = code; self.aliases = aliases; self.name = name; self.inSentence = inSentence; self.law = law
-        self.countries = countries
+        self.countries = countries; self.regulator = regulator
     }
 
-    enum CodingKeys: String, CodingKey { case code, aliases, name, inSentence = "in_sentence", law, countries }
+    enum CodingKeys: String, CodingKey { case code, aliases, name, inSentence = "in_sentence", law, countries, regulator }
 }

@@ -64,6 +64,9 @@ public struct Region: RawRepresentable, Hashable, Codable, Sendable, Comparable,
     /// Whose law a reason cites: `EU law`, `Canadian law`.
     public var law: String { definition?.law ?? "\(rawValue) law" }
 
+    /// Whose own text a rule is checked against, as a sentence names it: `the FDA`, `Health Canada`.
+    public var regulator: String { definition?.regulator ?? displayName }
+
     public var description: String { rawValue }
 
     /// In the pack's order; regions it does not define after, by code.
