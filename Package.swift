@@ -38,7 +38,8 @@ let package = Package(
         // this target fills in with dlopen on the first photo (see its vision_libs.c).
         .target(name: "CVisionLibs", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
-        .target(name: "EcodexCore", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "EcodexCore", dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+                resources: [.copy("Resources/label-knowledge.json")]),
         .target(
             name: "EcodexStore",
             dependencies: ["EcodexCore", "CSQLite3", "CZlib"],

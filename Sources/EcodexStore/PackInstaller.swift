@@ -181,7 +181,8 @@ public final class PackInstaller {
                         + "a pack only replaces an older one (unless the installed data is damaged)")
                 }
             }
-            let pack = Pack(version: m.version.description, dataVersion: m.dataVersion, regions: m.regions, additives: all)
+            let pack = Pack(version: m.version.description, dataVersion: m.dataVersion, regions: m.regions, additives: all,
+                            knowledge: verified.knowledge)
             try replaceStore(keepPrevious: current != nil, beforeCommit: record) { path in
                 try StoreBuilder.build(pack, at: path, builtAt: now)
                 try Self.writeMeta(meta, at: path)

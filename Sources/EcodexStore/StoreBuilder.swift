@@ -127,6 +127,10 @@ enum StoreBuilder {
                 ("regions", pack.regions.map(\.rawValue).joined(separator: ",")),
                 ("built_at", formatter.string(from: builtAt)),
             ]
+            // Only knowledge that differs from the program's own is kept (the base store stays small).
+            if let knowledge = pack.knowledge, knowledge != LabelKnowledge.shipped {
+                entries.append((AdditiveStore.knowledgeKey, String(decoding: try knowledge.encoded(), as: UTF8.self)))
+            }
             for (key, value) in entries { try meta.run([.text(key), .text(value)]) }
 
             let encoder = RecordWriter.makeEncoder()

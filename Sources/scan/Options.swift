@@ -89,7 +89,9 @@ struct ShopperOptions: ParsableArguments {
         var regions: [Region] = []
         for item in (compare ?? "").split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !item.isEmpty {
             if item.lowercased() == "all" { regions = Region.allCases; break }
-            guard let r = Region(code: item) else { throw ValidationError("\"\(item)\" is not a valid region. Use EU, US, UK, CA, AU, IN or all.") }
+            guard let r = Region(code: item) else {
+                throw ValidationError("\"\(item)\" is not a valid region. Use \(Region.allCases.map(\.rawValue).joined(separator: ", ")) or all.")
+            }
             if !regions.contains(r) { regions.append(r) }
         }
         var options = ScanOptions(preferences: try preferences(), compareRegions: regions)

@@ -16,7 +16,10 @@ struct PackCommand: ParsableCommand {
             commandName: "build",
             abstract: "Validate packs/base and write the built pack (by default, the base pack shipped with scan), or an unsigned update with --update.")
         @Option(help: "Pack source folder.") var source = "packs/base"
-        @Option(help: "Where to write the built pack.") var output = "Sources/EcodexStore/Resources/base-pack.json"
+        static let basePackPath = "Sources/EcodexStore/Resources/base-pack.json"
+        @Option(help: "Where to write the built pack.") var output = basePackPath
+        @Option(help: "Where to write the pack's label languages and regions (default with the base pack: the program's own).")
+        var knowledgeOutput: String?
         @Option(help: "Write an unsigned pack update file here instead (full, or a delta with --diff-from).")
         var update: String?
         @Option(help: "With --update: the pack the delta starts from (a built pack JSON such as base-pack.json, or a full .pack file).")
@@ -29,6 +32,10 @@ struct PackCommand: ParsableCommand {
             guard let update else {
                 if diffFrom != nil { throw ValidationError("--diff-from needs --update FILE.") }
                 try pack.write(to: URL(fileURLWithPath: output))
+                let ownKnowledge = output == Self.basePackPath ? "Sources/EcodexCore/Resources/label-knowledge.json" : nil
+                if let knowledge = pack.knowledge, let path = knowledgeOutput ?? ownKnowledge {
+                    try knowledge.encoded().write(to: URL(fileURLWithPath: path), options: .atomic)
+                }
                 print("Built pack \(pack.version) (data \(pack.dataVersion)): \(pack.additives.count) additives → \(output)")
                 return
             }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EcodexCore
+import EcodexStore
 import Foundation
 
 /// The `scan` command line: argument parsing and wiring only.
@@ -30,6 +31,9 @@ struct Scan: ParsableCommand {
             FileHandle.standardError.write(Data("Error: No command or file named '\(first)'. Did you mean `scan \(command)`?\n".utf8))
             Foundation.exit(ExitCode.validationFailure.rawValue)
         }
+        // The installed pack's regions and label languages, before an option names a region.
+        AdditiveStore.useInstalledKnowledge(at: StoreLocation.resolve(override: dataDirArgument(arguments),
+                                                                      environment: ProcessInfo.processInfo.environment))
         do {
             // `--version` alone is the `version` command, which also names the data in use.
             var command = try parseAsRoot(arguments == ["--version"] ? ["version"] : arguments)
@@ -46,6 +50,15 @@ struct Scan: ParsableCommand {
             // Usage errors (64), help and version: ArgumentParser's own output and codes.
             exit(withError: error)
         }
+    }
+
+    /// The value of `--data-dir` among `arguments`, if any (`--data-dir DIR` or `--data-dir=DIR`).
+    static func dataDirArgument(_ arguments: [String]) -> String? {
+        for (i, a) in arguments.enumerated() {
+            if a == "--data-dir", i + 1 < arguments.count { return arguments[i + 1] }
+            if a.hasPrefix("--data-dir=") { return String(a.dropFirst("--data-dir=".count)) }
+        }
+        return nil
     }
 
     /// Every command and subcommand name, to tell them from inputs (`Failure.input`).

@@ -278,6 +278,16 @@ import Testing
         #expect(try Data(contentsOf: built) == shipped, "packs/base changed: run `scan pack build` and commit the result")
     }
 
+    /// The program's own label languages and regions (used when no store has any) are the base pack's.
+    @Test func shippedLabelKnowledgeMatchesItsSource() throws {
+        let built = scan.dataDir.appendingPathComponent("built.json"), knowledge = scan.dataDir.appendingPathComponent("knowledge.json")
+        let run = try scan.run(["pack", "build", "--source", ScanBinary.path("packs/base"), "--output", built.path,
+                                "--knowledge-output", knowledge.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let shipped = try Data(contentsOf: URL(fileURLWithPath: ScanBinary.path("Sources/EcodexCore/Resources/label-knowledge.json")))
+        #expect(try Data(contentsOf: knowledge) == shipped, "packs/base changed: run `scan pack build` and commit the result")
+    }
+
     /// Every name of another language that, accents folded, is a word of a label language
     /// (Catalan `Carotè` is Italian `carote`, carrots) is a context name or was reviewed and
     /// listed in packs/base/folded-names-reviewed.tsv: a new import of the taxonomy cannot

@@ -3,13 +3,13 @@
 
 A word of a label language one slip from an additive's name (`destiné` / `destrine`, Dutch
 `zoetzuur` / `zoutzuur`) is read as that additive unless the parser knows it as a word of its
-own (`Sources/EcodexCore/Parsing/WordsOfTheirOwn.swift`). This script finds such words: it
+own (`words_of_their_own` in `packs/base/languages.json`). This script finds such words: it
 unpacks the word lists of the installed Tesseract models (`combine_tessdata -u`,
 `dawg2wordlist`, both in Debian's tesseract-ocr), keeps the words of seven letters or more
 (shorter names get no slip), runs each alone through `scan text --jsonl`, and prints every
 word read as an additive by a slip (`match` other than `name` and `code`), with the additive.
 Review the list: a word that names the additive (`Chlorophyl`, `butaangas`) stays readable; a
-word of its own goes into WordsOfTheirOwn.swift.
+word of its own goes into `words_of_their_own` in packs/base/languages.json.
 
     swift build -c release --product scan
     goldset/tools/slip_audit.py [--scan .build/release/scan] [--models eng,deu,fra,ita,spa,nld,Latin]

@@ -70,7 +70,9 @@ public struct PreferencesFile: Sendable, Equatable {
         switch key.lowercased().replacingOccurrences(of: "-", with: "_") {
         case "region":
             if value.lowercased() == "auto" || value.isEmpty { region = nil; return }
-            guard let r = Region(code: value) else { throw Self.bad("region", value, "EU, US, UK, CA, AU, IN or auto") }
+            guard let r = Region(code: value) else {
+                throw Self.bad("region", value, Region.allCases.map(\.rawValue).joined(separator: ", ") + " or auto")
+            }
             region = r
         case "diet":
             diets = try Set(items.filter { $0.lowercased() != "none" }.map {

@@ -1,66 +1,30 @@
-/// A regulatory region whose rules Ecodex knows.
-public enum Region: String, CaseIterable, Codable, Sendable, Comparable {
-    case eu = "EU", us = "US", uk = "UK", ca = "CA", au = "AU", india = "IN"
+/// A regulatory region whose rules a pack carries. The pack defines the regions
+/// (`RegionDefinition` in `LabelKnowledge`); the six shipped ones have names here.
+public struct Region: RawRepresentable, Hashable, Codable, Sendable, Comparable, CustomStringConvertible {
+    public let rawValue: String
 
-    /// Accepts `EU`, `eu`, and common aliases (`GB` → UK, `NZ` → AU, `USA` → US).
+    public static let eu = Region(known: "EU"), us = Region(known: "US"), uk = Region(known: "UK")
+    public static let ca = Region(known: "CA"), au = Region(known: "AU"), india = Region(known: "IN")
+
+    private init(known code: String) { rawValue = code }
+
+    /// Any code of two to eight capital letters (`EU`, `ZZ`); whether a pack defines it is `isDefined`.
+    public init?(rawValue: String) {
+        guard (2...8).contains(rawValue.unicodeScalars.count),
+              rawValue.unicodeScalars.allSatisfy({ $0.value >= 0x41 && $0.value <= 0x5A }) else { return nil }
+        self.rawValue = rawValue
+    }
+
+    /// Every region the installed pack defines, in its order.
+    public static var allCases: [Region] { LabelKnowledge.current.regions.compactMap { Region(rawValue: $0.code) } }
+
+    /// Accepts a defined region's code in any case, and its aliases (`GB` → UK, `NZ` → AU, `USA` → US).
     public init?(code: String) {
-        switch code.uppercased() {
-        case "EU", "EUR", "EUROPE": self = .eu
-        case "US", "USA": self = .us
-        case "UK", "GB": self = .uk
-        case "CA", "CAN", "CANADA": self = .ca
-        case "AU", "NZ", "ANZ", "AUS": self = .au
-        case "IN", "IND", "INDIA": self = .india
-        default: return nil
-        }
+        let upper = code.uppercased()
+        guard let d = LabelKnowledge.current.regions.first(where: { $0.code == upper || $0.aliases.contains(upper) }),
+              let r = Region(rawValue: d.code) else { return nil }
+        self = r
     }
-
-    /// The name a shopper reads in the footer.
-    public var displayName: String {
-        switch self {
-        case .eu: "European Union"
-        case .us: "United States"
-        case .uk: "United Kingdom"
-        case .ca: "Canada"
-        case .au: "Australia and New Zealand"
-        case .india: "India"
-        }
-    }
-
-    /// The region as a sentence names it: `Allowed in the EU`, `Allowed in Canada`.
-    public var inSentence: String {
-        switch self {
-        case .eu, .us, .uk: "the \(rawValue)"
-        case .ca, .au, .india: displayName
-        }
-    }
-
-    /// Whose law a reason cites: `EU law`, `Canadian law`.
-    public var law: String {
-        switch self {
-        case .eu, .us, .uk: "\(rawValue) law"
-        case .ca: "Canadian law"
-        case .au: "Australian and New Zealand law"
-        case .india: "Indian law"
-        }
-    }
-
-    /// Whose own text a rule is checked against, as a sentence names it: `the FDA`, `Health Canada`.
-    public var regulator: String {
-        switch self {
-        case .eu: "the European Commission"
-        case .us: "the FDA"
-        case .uk: "the FSA"
-        case .ca: "Health Canada"
-        case .au: "FSANZ"
-        case .india: "FSSAI"
-        }
-    }
-
-    private static let euCountries: Set<String> = [
-        "AT", "BE", "BG", "HR", "CY", "CZ", "DK", "EE", "FI", "FR", "DE", "GR", "HU", "IE", "IT", "LV",
-        "LT", "LU", "MT", "NL", "PL", "PT", "RO", "SK", "SI", "ES", "SE",
-    ]
 
     /// The region of a POSIX locale such as `de_DE.UTF-8` or `en_GB`; nil for `C`/`POSIX`.
     public init?(locale: String) {
@@ -68,18 +32,48 @@ public enum Region: String, CaseIterable, Codable, Sendable, Comparable {
         let parts = stem.split(whereSeparator: { $0 == "_" || $0 == "-" })
         guard parts.count >= 2 else { return nil }
         let country = String(parts[1].prefix(2)).uppercased()
-        if Region.euCountries.contains(country) { self = .eu; return }
-        switch country {
-        case "US": self = .us
-        case "GB": self = .uk
-        case "CA": self = .ca
-        case "AU", "NZ": self = .au
-        case "IN": self = .india
-        default: return nil
-        }
+        guard let d = LabelKnowledge.current.regions.first(where: { $0.countries.contains(country) }),
+              let r = Region(rawValue: d.code) else { return nil }
+        self = r
     }
 
+    public init(from decoder: Decoder) throws {
+        let code = try decoder.singleValueContainer().decode(String.self)
+        guard let r = Region(rawValue: code) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\"\(code)\" is not a region code"))
+        }
+        self = r
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(rawValue)
+    }
+
+    /// The pack's definition of this region, nil when the installed pack does not define it.
+    public var definition: RegionDefinition? { LabelKnowledge.current.regions.first { $0.code == rawValue } }
+    /// Whether the installed pack defines this region.
+    public var isDefined: Bool { definition != nil }
+
+    /// The name a shopper reads in the footer.
+    public var displayName: String { definition?.name ?? rawValue }
+
+    /// The region as a sentence names it: `Allowed in the EU`, `Allowed in Canada`.
+    public var inSentence: String { definition?.inSentence ?? rawValue }
+
+    /// Whose law a reason cites: `EU law`, `Canadian law`.
+    public var law: String { definition?.law ?? "\(rawValue) law" }
+
+    /// Whose own text a rule is checked against, as a sentence names it: `the FDA`, `Health Canada`.
+    public var regulator: String { definition?.regulator ?? displayName }
+
+    public var description: String { rawValue }
+
+    /// In the pack's order; regions it does not define after, by code.
     public static func < (a: Region, b: Region) -> Bool {
-        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+        let order = LabelKnowledge.current.regions
+        let i = order.firstIndex { $0.code == a.rawValue } ?? order.count
+        let j = order.firstIndex { $0.code == b.rawValue } ?? order.count
+        return i != j ? i < j : a.rawValue < b.rawValue
     }
 }

@@ -10,16 +10,22 @@ public struct Pack: Codable, Sendable, Equatable {
     /// Regions whose rules the pack carries.
     public var regions: [Region]
     public var additives: [Additive]
+    /// The label languages and region definitions the parser and the risk engine read; nil in
+    /// packs made before they were data (the program's own then apply).
+    public var knowledge: LabelKnowledge?
 
-    public init(version: String, dataVersion: String, regions: [Region], additives: [Additive]) {
+    public init(version: String, dataVersion: String, regions: [Region], additives: [Additive], knowledge: LabelKnowledge? = nil) {
         self.version = version
         self.dataVersion = dataVersion
         self.regions = regions
         self.additives = additives
+        self.knowledge = knowledge
     }
 
+    /// `conventions` sorts before `data_version`: the versions stay in the last bytes of a built
+    /// pack, where the store reads them without decoding it (`BundledPackVersions`).
     enum CodingKeys: String, CodingKey {
-        case version, dataVersion = "data_version", regions, additives
+        case version, dataVersion = "data_version", regions, additives, knowledge = "conventions"
     }
 }
 

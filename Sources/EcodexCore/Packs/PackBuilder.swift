@@ -30,7 +30,7 @@ public enum PackBuilder {
         guard let version = SemanticVersion(pack.version) else {
             throw PackError.malformed("the version \"\(pack.version)\" is not a semantic version")
         }
-        let bytes = try payload.encoded()
+        let bytes = try payload.encoded(knowledge: payload.kind == .full ? pack.knowledge : nil)
         let formatter = ISO8601DateFormatter()
         let manifest = PackManifest(
             version: version, dataVersion: pack.dataVersion, regions: pack.regions, checksum: PackFile.checksum(bytes),

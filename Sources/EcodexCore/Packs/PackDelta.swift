@@ -31,13 +31,14 @@ public enum PackPayload: Sendable, Equatable {
     }
 
     /// The payload's bytes: JSON with sorted keys and records in code order, then a newline.
-    public func encoded() throws -> [UInt8] {
+    /// A full payload may carry the pack's label languages and regions (`knowledge`).
+    public func encoded(knowledge: LabelKnowledge? = nil) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let wire: Wire
         switch self {
         case .full(let all):
-            wire = Wire(kind: .full, additives: all.sorted { $0.code < $1.code })
+            wire = Wire(kind: .full, additives: all.sorted { $0.code < $1.code }, knowledge: knowledge)
         case .delta(let d):
             wire = Wire(kind: .delta, added: d.added.sorted { $0.code < $1.code }, changed: d.changed.sorted { $0.code < $1.code },
                         removed: d.removed.sorted())
@@ -53,6 +54,11 @@ public enum PackPayload: Sendable, Equatable {
 
     /// Decodes payload bytes; any record that does not match the schema refuses the whole payload.
     public static func decode(_ bytes: [UInt8]) throws(PackError) -> PackPayload {
+        try decodeWithKnowledge(bytes).payload
+    }
+
+    /// Decodes payload bytes and the label languages and regions a full payload carries.
+    public static func decodeWithKnowledge(_ bytes: [UInt8]) throws(PackError) -> (payload: PackPayload, knowledge: LabelKnowledge?) {
         let json: JSONValue
         do {
             json = try JSONValue.parse(bytes)
@@ -72,10 +78,12 @@ public enum PackPayload: Sendable, Equatable {
             guard let all = wire.additives, wire.added == nil, wire.changed == nil, wire.removed == nil else {
                 throw .schema("a full payload has \"additives\" and nothing else")
             }
-            return .full(all)
+            return (.full(all), wire.knowledge)
         case .delta:
-            guard wire.additives == nil else { throw .schema("a delta payload has added, changed and removed, not additives") }
-            return .delta(PackDelta(added: wire.added ?? [], changed: wire.changed ?? [], removed: wire.removed ?? []))
+            guard wire.additives == nil, wire.knowledge == nil else {
+                throw .schema("a delta payload has added, changed and removed, not additives or knowledge")
+            }
+            return (.delta(PackDelta(added: wire.added ?? [], changed: wire.changed ?? [], removed: wire.removed ?? [])), nil)
         }
     }
 
@@ -85,6 +93,7 @@ public enum PackPayload: Sendable, Equatable {
         var added: [Additive]?
         var changed: [Additive]?
         var removed: [ECode]?
+        var knowledge: LabelKnowledge?
     }
 
     private static func describe(_ error: DecodingError) -> String {

@@ -208,6 +208,8 @@ public struct VerifiedPack: Sendable {
     public let payload: PackPayload
     /// Owners of the keys that signed it, in signature order.
     public let signers: [String]
+    /// The label languages and regions a full pack carries (`Pack.knowledge`).
+    public var knowledge: LabelKnowledge? = nil
 }
 
 /// Checks a pack file before anything is installed from it.
@@ -232,14 +234,15 @@ public enum PackVerifier {
         guard PackFile.checksum(file.payloadBytes) == m.checksum else { throw .checksum("its SHA-256 differs from the manifest's") }
         let signers = try checkSignatures(file.manifest, trust: trust)
         if !allowExpired, m.isExpired(at: now) { throw .expired(version: m.version, expiresAt: m.expiresAt) }
-        let payload = try PackPayload.decode(file.payloadBytes)
+        let (payload, knowledge) = try PackPayload.decodeWithKnowledge(file.payloadBytes)
         guard payload.kind == m.payload.kind, payload.recordCount == m.payload.records else {
             throw .schema("the payload's kind or record count differs from the manifest's")
         }
         if case .full(let all) = payload {
-            try checkContent(Pack(version: m.version.description, dataVersion: m.dataVersion, regions: m.regions, additives: all))
+            try checkContent(Pack(version: m.version.description, dataVersion: m.dataVersion, regions: m.regions, additives: all,
+                                  knowledge: knowledge))
         }
-        return VerifiedPack(manifest: m, payload: payload, signers: signers)
+        return VerifiedPack(manifest: m, payload: payload, signers: signers, knowledge: knowledge)
     }
 
     /// Checks a pack's records against the content rules (`PackSource.validate`).

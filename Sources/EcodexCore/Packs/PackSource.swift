@@ -37,7 +37,20 @@ public enum PackSource {
         }
         additives.sort { $0.code < $1.code }
         if meta.rulesChecked == true { additives = additives.map(markingUnchecked) }
-        return Pack(version: meta.version, dataVersion: meta.dataVersion, regions: meta.regions, additives: additives)
+        return Pack(version: meta.version, dataVersion: meta.dataVersion, regions: meta.regions, additives: additives,
+                    knowledge: try knowledge(in: folder))
+    }
+
+    /// The label languages and regions of a pack source: `languages.json`, then `class-words.json`
+    /// (languages), and `regions.json`; nil when the folder has none of them.
+    static func knowledge(in folder: URL) throws -> LabelKnowledge? {
+        var found: LabelKnowledge?
+        for name in ["languages.json", "class-words.json", "regions.json"] {
+            let url = folder.appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: url.path) else { continue }
+            found = (found ?? LabelKnowledge()).merged(with: try decode(LabelKnowledge.self, from: url))
+        }
+        return found
     }
 
     /// Checks a pack against the content rules: unique codes, parents present,
@@ -54,6 +67,11 @@ public enum PackSource {
         }
         var seen = Set<ECode>()
         let codes = Set(pack.additives.map(\.code))
+        let defined = (pack.knowledge ?? LabelKnowledge.current).regions.map(\.code)
+        if let knowledge = pack.knowledge { issues += validate(knowledge) }
+        for region in pack.regions where !defined.contains(region.rawValue) {
+            issues.append(ValidationIssue(code: nil, field: "regions", message: "\(region) is not a region the pack defines"))
+        }
         for a in pack.additives {
             func issue(_ field: String, _ message: String) {
                 issues.append(ValidationIssue(code: a.code, field: field, message: message))
@@ -87,8 +105,8 @@ public enum PackSource {
             for (i, r) in a.references.enumerated() where r.label.isEmpty || !(r.url.hasPrefix("https://") || r.url.hasPrefix("http://")) {
                 issue("references[\(i)]", "needs a label and an http(s) URL")
             }
-            for region in a.regionRules.keys.sorted() where Region(rawValue: region) == nil {
-                issue("region_rules.\(region)", "is not a region code (\(Region.allCases.map(\.rawValue).joined(separator: ", ")))")
+            for region in a.regionRules.keys.sorted() where !defined.contains(region) {
+                issue("region_rules.\(region)", "is not a region code the pack defines (\(defined.joined(separator: ", ")))")
             }
             let words = Readability.wordCount(a.plainRisk.summary)
             if words == 0 { issue("plain_risk.summary", "is empty") }
@@ -110,6 +128,21 @@ public enum PackSource {
                 }
                 for p in dateProblems(rule) { issue("region_rules.\(region).\(p.field)", p.message) }
             }
+        }
+        return issues
+    }
+
+    /// Region definitions need a valid, unique code and words for each sentence that names them.
+    static func validate(_ knowledge: LabelKnowledge) -> [ValidationIssue] {
+        var issues: [ValidationIssue] = [], seen = Set<String>()
+        for (i, r) in knowledge.regions.enumerated() {
+            func issue(_ message: String) { issues.append(ValidationIssue(code: nil, field: "regions[\(i)]", message: message)) }
+            if Region(rawValue: r.code) == nil { issue("\"\(r.code)\" is not a region code (2 to 8 capital letters)") }
+            if !seen.insert(r.code).inserted { issue("\(r.code) is defined twice") }
+            for text in [r.name, r.inSentence, r.law] where Readability.isBlank(text) { issue("\(r.code) has a blank name, in_sentence or law") }
+        }
+        for (i, l) in knowledge.languages.enumerated() where Readability.isBlank(l.code) {
+            issues.append(ValidationIssue(code: nil, field: "languages[\(i)]", message: "has no code"))
         }
         return issues
     }

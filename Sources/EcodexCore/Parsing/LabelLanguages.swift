@@ -6,57 +6,11 @@ import Foundation
 /// here instead of all six models at once (a third of the memory and time), and with all
 /// six when nothing is found.
 ///
-/// Codes are ISO 639-2/T, the names of Tesseract's language files. The lists are ours,
-/// written from the class words in `FunctionClasses` and common ingredient words; a word
-/// two languages share counts half for each.
+/// Codes are ISO 639-2/T, the names of Tesseract's language files (`ocr_model` of a pack's
+/// language). A word two languages share counts half for each.
 public enum LabelLanguages {
-    /// Language → words, lowercase; accents are folded away before comparing.
-    static let words: [(code: String, words: String)] = [
-        ("eng", """
-            and with ingredients ingredient sugar salt water acidity regulator emulsifier emulsifiers colour colours \
-            color colors preservative preservatives thickener stabiliser stabilizer flavouring flavourings flavoring \
-            natural vegetable may contain traces from milk wheat flour syrup acid citric antioxidant sweetener \
-            sweeteners powder the contains oil oils starch skimmed whole yeast egg eggs raising agent agents modified
-            """),
-        ("deu", """
-            und mit zutaten zucker salz wasser säuerungsmittel emulgator emulgatoren farbstoff farbstoffe \
-            konservierungsstoff konservierungsstoffe verdickungsmittel stabilisator stabilisatoren aromen natürliches \
-            natürliche pflanzliche pflanzliches pflanzlicher kann spuren enthalten von aus der die das milch \
-            weizenmehl glukosesirup antioxidationsmittel süssungsmittel süßungsmittel backtriebmittel \
-            feuchthaltemittel säureregulator säureregulatoren zitronensäure mindestens haltbar bis oder sowie \
-            vollmilchpulver magermilchpulver kakaobutter speisesalz hefe eier gewürze gewürz pflanzenöl rapsöl \
-            sonnenblumenöl palmöl weizen maisstärke stärke geliermittel überzugsmittel trennmittel enthält zum auf für
-            """),
-        ("fra", """
-            et de du des ingrédients sucre sel eau acidifiant acidifiants émulsifiant émulsifiants colorant \
-            colorants conservateur conservateurs épaississant épaississants stabilisant stabilisants arôme arômes \
-            naturel naturels naturelle lait farine blé huile huiles végétale végétales peut contenir traces avec \
-            sirop acide citrique antioxydant antioxydants édulcorant édulcorants poudre la le les au aux en \
-            correcteur acidité gélifiant levure oeufs œufs amidon maïs beurre cacao écrémé entier sucres agent \
-            affermissant humectant poivre
-            """),
-        ("spa", """
-            con ingredientes azúcar sal agua acidulante acidulantes emulgente emulgentes emulsionantes colorante \
-            colorantes conservador conservadores espesante espesantes estabilizante estabilizantes aromas natural \
-            naturales leche harina trigo aceite aceites vegetal vegetales puede contener trazas jarabe ácido cítrico \
-            antioxidante antioxidantes edulcorante edulcorantes el los las del corrector acidez gelificante levadura \
-            huevo almidón maíz mantequilla desnatada entera polvo
-            """),
-        ("ita", """
-            di con ingredienti zucchero sale acqua acidificante acidificanti emulsionante emulsionanti colorante \
-            coloranti conservante conservanti addensante addensanti stabilizzante stabilizzanti aroma aromi naturale \
-            naturali latte farina frumento olio oli vegetale vegetali può contenere tracce sciroppo acido citrico \
-            antiossidante antiossidanti edulcorante edulcoranti il lo della del dei delle correttore acidità \
-            gelificante lievito uova amido mais burro scremato intero polvere grano tenero
-            """),
-        ("nld", """
-            en van met ingrediënten ingredienten suiker zout water voedingszuur voedingszuren emulgator emulgatoren \
-            kleurstof kleurstoffen conserveermiddel conserveermiddelen verdikkingsmiddel verdikkingsmiddelen \
-            stabilisator stabilisatoren aroma aromas natuurlijk natuurlijke melk tarwebloem bloem plantaardige \
-            plantaardig olie oliën kan sporen bevatten glucosestroop zuurteregelaar antioxidant antioxidanten \
-            zoetstof zoetstoffen het de een gist eieren zetmeel boter volle magere mager poeder tarwe geleermiddel
-            """),
-    ]
+    /// Tesseract model → words (the `list_words` of the pack's languages); accents are folded away before comparing.
+    static var words: [(code: String, words: String)] { LabelTables.current.listWords }
 
     /// A language is shown by at least this many words (shared words counting half)...
     static let minimumScore = 2.0

@@ -89,15 +89,14 @@ struct NameIndex: Sendable {
 
     /// Words that mark a number (`No. 5`, `N° 5`, `Nr 5`): dropped before a number on both sides.
     /// Small enough that a linear scan beats hashing the hash again.
-    static let numberMarks: [UInt64] = ["NO", "N", "NR", "NUMBER", "NUM", "NB"].map(Token.hash)
+    static var numberMarks: [UInt64] { LabelTables.current.numberMarks }
 
     /// Articles and prepositions that labels drop or add inside names (`dioxyde de titane`,
     /// `dioxyde titane`): skipped in names and in text alike. `DL` is Italian `di` as OCR reads
     /// small print (`bicarbonato dl sodio`), and `CLE`, `CLI`, `CLU`, `CLES` are `de`, `di`, `du`,
     /// `des` with `d` read as `cl`, `DC` is `de` with `e` read as `c` (`sorbato cle potasio`,
     /// `benzoate dc sodium`); no label language has them as words of a name.
-    static let stopWords: [UInt64] = ["DE", "D", "DES", "DU", "LA", "LE", "LES", "L", "OF", "DI", "DEL", "DL",
-                                      "CLE", "CLI", "CLU", "CLES", "DC"].map(Token.hash)
+    static var stopWords: [UInt64] { LabelTables.current.stopWords }
 
     /// Link words (`stopWords`) that OCR glues to the next word of a name (`walk`), folded.
     static let gluedLinkWords: [[UInt32]] = ["DE", "DI", "DU", "DEL"].map { Array($0.unicodeScalars.map(\.value)) }

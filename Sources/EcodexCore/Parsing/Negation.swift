@@ -6,22 +6,17 @@
 ///
 /// The scope runs to the end of the item (a comma, semicolon, sentence end or the item's
 /// closing bracket) or to a word that brings back what is there (`ohne Zucker, mit
-/// Süssungsmitteln`, `senza glutine con lecitina`). Label languages only (see `LabelLanguages`).
+/// Süssungsmitteln`, `senza glutine con lecitina`). The words are the pack's (`LabelKnowledge`).
 enum Negation {
     /// One-word negations.
-    static let words = ["OHNE", "KEIN", "KEINE", "KEINEN", "KEINER", "KEINES", "SANS", "SENZA", "SIN",
-                             "ZONDER", "GEEN", "WITHOUT", "NO", "AUCUN", "AUCUNE", "NESSUN", "NESSUNA", "NESSUNO",
-                             "NINGUN", "NINGUNA"].map(Token.hash)
+    static var words: [UInt64] { LabelTables.current.negationWords }
     /// Two-word negations (`free from`, `frei von`, `privo di`, `libre de`, `vrij van`).
-    static let pairs: [(UInt64, UInt64)] = [("FREE", "FROM"), ("FREI", "VON"), ("PRIVO", "DI"), ("PRIVA", "DI"),
-                                            ("PRIVI", "DI"), ("PRIVE", "DI"), ("LIBRE", "DE"), ("VRIJ", "VAN")]
-        .map { (Token.hash($0.0), Token.hash($0.1)) }
+    static var pairs: [(UInt64, UInt64)] { LabelTables.current.negationPairs }
     /// Words that end a negation's scope inside its item.
-    static let ends = ["MIT", "WITH", "AVEC", "CON", "MET", "BUT", "ABER", "MAIS", "MA", "PERO", "MAAR", "SONDERN"]
-        .map(Token.hash)
+    static var ends: [UInt64] { LabelTables.current.scopeEnds }
     /// `No` is also a number mark (`Yellow No 5`, `INS No. 322`): it denies only at the start
     /// of its item or after these words (`contains no`, `with no`).
-    static let noOpeners = ["CONTAINS", "CONTAIN", "WITH", "AND", "OR"].map(Token.hash)
+    static var noOpeners: [UInt64] { LabelTables.current.noOpeners }
     private static let no = Token.hash("NO")
 
     /// Whether each token lies in a negation's scope. `consumed` marks tokens a code already took
@@ -60,11 +55,8 @@ enum Negation {
     /// mark is or give it, and are no ingredients. A whole package's photo shows them, and
     /// their codes read like additives: real-dev `09363` b3, `mindestens haltbar bis:
     /// Deckelrand ⟨e141.⟩`, gave copper chlorophyll (E141).
-    static let datePairs: [(UInt64, UInt64)] = [("HALTBAR", "BIS"), ("BEST", "BEFORE"), ("USE", "BY"),
-                                                ("PREFERENCE", "AVANT"), ("PREFERIBILMENTE", "ENTRO"),
-                                                ("PREFERENTEMENTE", "ANTES"), ("HOUDBAAR", "TOT")]
-        .map { (Token.hash($0.0), Token.hash($0.1)) }
-    static let dateWords = ["MHD", "EXP", "LOT", "LOTTO", "LOTE"].map(Token.hash)
+    static var datePairs: [(UInt64, UInt64)] { LabelTables.current.datePairs }
+    static var dateWords: [UInt64] { LabelTables.current.dateWords }
     /// How many words after a date phrase are its date or mark (`siehe Deckel`, `voir le couvercle`, `L2301 14:05`).
     static let dateScopeWords = 3
 
@@ -98,7 +90,7 @@ enum Negation {
 
     /// Words that deny the words right before them: `MSG free`, `aspartame-free`, `sulphite free`
     /// (`free from` denies what follows, in `pairs`). One word such as `glutamatfrei` names no additive.
-    static let freeAfter: [UInt64] = ["FREE", "FREI", "FRI", "FRIE", "VRIJ"].map(Token.hash)
+    static var freeAfter: [UInt64] { LabelTables.current.freeAfter }
     private static let from = Token.hash("FROM"), von = Token.hash("VON"), van = Token.hash("VAN")
     /// How many words before `free` it denies.
     static let freeAfterWords = 3
@@ -127,10 +119,8 @@ enum Negation {
     /// packaging material to preserve freshness`, `BHT ajouté à l'emballage` (US and Canadian
     /// cereals). Such an additive is in the package, not the food. `Packaging gas: nitrogen` and
     /// `packed in a protective atmosphere` say nothing was added, so they stay.
-    static let packagingWords = ["PACKAGING", "PACKAGE", "PACKAGES", "LINER", "LINERS", "EMBALLAGE", "EMBALLAGES"]
-        .map(Token.hash)
-    static let addedWords = ["ADDED", "ADD", "APPLIED", "USED", "AJOUTE", "AJOUTEE", "AJOUTES", "AJOUTEES", "UTILISE"]
-        .map(Token.hash)
+    static var packagingWords: [UInt64] { LabelTables.current.packageWords }
+    static var addedWords: [UInt64] { LabelTables.current.addedWords }
 
     /// Marks the words of each item that says its additive was added to the packaging, and the
     /// items a header like `Added to packaging:` lists. Only the item's own words: in

@@ -14,46 +14,8 @@
 /// `sulphite ammonia caramel`). OCR slips do not count: a wrong warning is better avoided than
 /// a guess.
 enum SensitivityWords {
-    /// Folded word → what it names. Forms as labels print them, one list per sensitivity.
-    static let words: [UInt64: Sensitivity] = {
-        var table: [UInt64: Sensitivity] = [:]
-        let lists: [(Sensitivity, [String])] = [
-            (.sulphites, [
-                "SULPHITES", "SULFITES", "SULPHITE", "SULFITE",       // en, fr, de
-                "SULFIT", "SULFITEN", "SOLFITI", "SOLFITO",           // de, it
-                "SULFITOS", "SULFITO", "SULFIETEN", "SULFIET",        // es, pt, nl
-                "SULFITTER", "SULFITT", "SULFITER", "SULFIITIT", "SULFIITTEJA",  // da, no, sv, fi
-                "SIARCZYNY", "SIARCZYNOW", "SIRICITANY", "SZULFITOK", "SZULFIT",  // pl, cs, sk, hu
-                "SULFITI", "SULFITII", "SULFITAI", "SULFITID",        // ro, hr, sl, lv, lt, et
-            ]),
-            (.caffeine, [
-                "CAFFEINE", "KOFFEIN", "CAFEINE", "CAFFEINA", "CAFEINA",  // en, de, fr, nl, it, es, pt
-                "KOFEIN", "KOFEINA", "KOFEINY", "KOFEIINI", "KOFEIINIA", "KOFEIIN", "KOFEINAS", "KOFEINS",
-            ]),
-            (.shellfish, [
-                "SHELLFISH", "CRUSTACEANS", "CRUSTACEAN", "CRUSTACEA", "MOLLUSCS", "MOLLUSC", "MOLLUSKS",
-                "MOLLUSK", "SHRIMP", "SHRIMPS", "PRAWN", "PRAWNS", "CRAB", "CRABS", "LOBSTER", "LOBSTERS",
-                "CRAYFISH", "CRAWFISH", "LANGOUSTINE", "LANGOUSTINES", "KRILL", "OYSTER", "OYSTERS",
-                "MUSSEL", "MUSSELS", "CLAM", "CLAMS", "SCALLOP", "SCALLOPS",
-                "KREBSTIERE", "KREBSTIEREN", "WEICHTIERE", "WEICHTIEREN", "GARNELEN", "GARNELE",
-                "KRABBEN", "HUMMER", "MUSCHELN", "MIESMUSCHELN", "AUSTERN",
-                "CRUSTACES", "CRUSTACE", "MOLLUSQUES", "MOLLUSQUE", "CREVETTES", "CREVETTE", "CRABE",
-                "CRABES", "HOMARD", "MOULES", "HUITRES",
-                "CROSTACEI", "MOLLUSCHI", "GAMBERI", "GAMBERETTI", "GRANCHIO", "ARAGOSTA", "SCAMPI",
-                "COZZE", "VONGOLE", "OSTRICHE",
-                "CRUSTACEOS", "MOLUSCOS", "GAMBAS", "CAMARONES", "LANGOSTINOS", "CANGREJO", "MEJILLONES",
-                "ALMEJAS", "OSTRAS", "CAMARAO", "CAMAROES",
-                "SCHAALDIEREN", "WEEKDIEREN", "GARNALEN", "MOSSELEN", "OESTERS",
-                "SKORUPIAKI", "SKORUPIAKOW", "MIECZAKI", "MIECZAKOW", "KORYSI", "MEKKYSI",
-                "KRAFTDJUR", "BLOTDJUR", "KREBSDYR", "BLODDYR", "SKALLDYR", "AYRIAISET", "NILVIAISET",
-                "RAKFELEK", "CRUSTACEE", "MOLUSTE",
-            ]),
-        ]
-        for (s, forms) in lists {
-            for f in forms { table[Token.hash(f)] = s }
-        }
-        return table
-    }()
+    /// Folded word → what it names: the `sensitivities` rows of the pack's languages.
+    static var words: [UInt64: Sensitivity] { LabelTables.current.sensitivityWords }
 
     /// Each sensitivity the text names, with the first word that names it as printed, in text order.
     /// `taken` tells whether an additive's name or code covers a token (asked only of the few
