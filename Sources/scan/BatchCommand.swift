@@ -47,7 +47,7 @@ struct BatchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let options = try shopper.scanOptions()
+        let (options, online) = try shopper.settings()
         // Held until the process ends (the kernel drops it then), after the last line is written.
         let turn = try resume.map(Self.takeTurn(on:))
         defer { withExtendedLifetime(turn) {} }
@@ -58,7 +58,7 @@ struct BatchCommand: ParsableCommand {
         let scanner: ScanPipeline
         do {
             // History stays off: a corpus job is not a shopper's scan, and history keeps only 1,000 scans.
-            (scanner, _) = try Wiring.imageScanner(reading: reading, shopper: shopper, region: options.preferences.region)
+            (scanner, _) = try Wiring.imageScanner(reading: reading, shopper: shopper, online: online)
         } catch {
             throw Self.stop(error)
         }
@@ -86,7 +86,7 @@ struct BatchCommand: ParsableCommand {
             return failed(path, hash: nil, error)
         }
         do {
-            let report = try scanner.scanImage(at: path, options: options)
+            let report = try scanner.scan(.image(path: path), options: options)
             // The renderer's object always has keys, so the hash can lead it without re-parsing.
             let json = JSONRenderer.render(report)
             emit("{\"sha256\":\"\(hash)\"," + json.dropFirst())

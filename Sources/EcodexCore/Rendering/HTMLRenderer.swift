@@ -51,7 +51,7 @@ public enum HTMLRenderer {
         for r in reports {
             h += "<section aria-labelledby=\"\(id(r.input))\">\n"
             h += "<h1 id=\"\(id(r.input))\">\(esc(r.input)): \(esc(TextRenderer.headline(r)))</h1>\n"
-            for w in r.warnings { h += "<p class=\"note\" role=\"note\">\(esc(w))</p>\n" }
+            for w in r.warnings { h += "<p class=\"note\" role=\"note\">\(esc(w.message))</p>\n" }
             if let photo = r.photo { h += figure(photo, input: r.input) }
             for (n, f) in r.additives.enumerated() {
                 h += "<article aria-labelledby=\"\(id(r.input + f.code.description))\">\n"

@@ -20,7 +20,7 @@ public enum JSONRenderer {
             "timingsMs": ["preprocess": report.timingsMs.preprocess, "ocr": report.timingsMs.ocr,
                           "parse": report.timingsMs.parse, "assess": report.timingsMs.assess,
                           "total": report.timingsMs.total],
-            "warnings": report.warnings,
+            "warnings": report.warnings.map(\.message),
         ]
         return serialize(obj)
     }
