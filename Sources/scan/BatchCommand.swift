@@ -87,9 +87,7 @@ struct BatchCommand: ParsableCommand {
         }
         do {
             let report = try scanner.scan(.image(path: path), options: options)
-            // The renderer's object always has keys, so the hash can lead it without re-parsing.
-            let json = JSONRenderer.render(report)
-            emit("{\"sha256\":\"\(hash)\"," + json.dropFirst())
+            emit(JSONRenderer.render(report, sha256: hash))
             return nil
         } catch {
             return failed(path, hash: hash, error)
@@ -99,11 +97,7 @@ struct BatchCommand: ParsableCommand {
     /// Prints the error line of one input; returns its class.
     private static func failed(_ path: String, hash: String?, _ error: Error) -> ErrorClass {
         let e = Failure.classify(error, arguments: ["scan", "batch"])
-        var obj: [String: Any] = ["input": path, "error": ["class": e.errorClass.rawValue, "message": Failure.text(e)],
-                                  "exitCode": Int(e.errorClass.exitCode)]
-        obj["sha256"] = hash ?? NSNull()
-        let data = (try? JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        emit(String(decoding: data, as: UTF8.self))
+        emit(JSONRenderer.render(errorClass: e.errorClass, message: Failure.text(e), input: path, sha256: .some(hash)))
         return e.errorClass
     }
 
