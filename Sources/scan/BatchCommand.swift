@@ -97,7 +97,7 @@ struct BatchCommand: ParsableCommand {
     /// Prints the error line of one input; returns its class.
     private static func failed(_ path: String, hash: String?, _ error: Error) -> ErrorClass {
         let e = Failure.classify(error, arguments: ["scan", "batch"])
-        emit(JSONRenderer.render(errorClass: e.errorClass, message: Failure.text(e), input: path, sha256: .some(hash)))
+        emit(Output.json(e, input: path, sha256: .some(hash)))
         return e.errorClass
     }
 

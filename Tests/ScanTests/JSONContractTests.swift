@@ -64,6 +64,12 @@ import Testing
             try Self.validate("error", run.stdout)
             #expect(run.jsonLines().first?["exitCode"] as? Int == Int(run.status), "\(arguments)")
         }
+        // A damaged store's advice comes with its code.
+        try Data("not a database".utf8).write(to: scan.dataDir.appendingPathComponent("additives.sqlite"))
+        let damaged = try scan.run(["code", "E330", "--format", "json"])
+        try Self.validate("error", damaged.stdout)
+        let advice = (damaged.jsonLines().first?["error"] as? [String: Any])?["advice"] as? [String: Any]
+        #expect(advice?["code"] as? String == "rebuild-store", "\(damaged.stdout)")
     }
 
     @Test func photosBurstBarcodePhotoAndBatch() throws {

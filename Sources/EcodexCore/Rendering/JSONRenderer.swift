@@ -13,10 +13,13 @@ public enum JSONRenderer {
         encode(ReportJSON(report, sha256: sha256))
     }
 
-    /// A failure for one input: its class, the message the command line worded and its exit
-    /// code; `sha256` is added for a batch's photo.
-    public static func render(errorClass: ErrorClass, message: String, input: String, sha256: String?? = .none) -> String {
-        encode(ErrorJSON(input: input, error: .init(errorClass: errorClass.rawValue, message: message),
+    /// A failure for one input: its class, the message the command line worded (advice
+    /// included), the advice's stable code and words on their own, and its exit code; `sha256`
+    /// is added for a batch's photo.
+    public static func render(errorClass: ErrorClass, message: String, input: String,
+                              advice: (code: String, message: String)? = nil, sha256: String?? = .none) -> String {
+        encode(ErrorJSON(input: input, error: .init(errorClass: errorClass.rawValue, message: message,
+                                                    advice: advice.map { .init(code: $0.code, message: $0.message) }),
                          exitCode: Int(errorClass.exitCode), sha256: sha256))
     }
 
@@ -138,10 +141,18 @@ struct FindingJSON: Encodable {
 
 /// A failure for one input.
 struct ErrorJSON: Encodable {
+    struct Advice: Encodable { let code: String, message: String }
     struct Detail: Encodable {
         let errorClass: String
         let message: String
-        enum CodingKeys: String, CodingKey { case errorClass = "class", message }
+        /// What to do next, with a stable code; null when the message says all.
+        let advice: Advice?
+        enum CodingKeys: String, CodingKey { case errorClass = "class", message, advice }
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(errorClass, forKey: .errorClass); try c.encode(message, forKey: .message)
+            try c.encode(advice, forKey: .advice)
+        }
     }
     let input: String
     let error: Detail
