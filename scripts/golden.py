@@ -46,7 +46,8 @@ def norm(result):
             for a in result.get("additives", [])
         ],
         "unmatched": result.get("unmatched"),
-        "warnings": result.get("warnings"),
+        # Warnings are {code, message} objects (schema 1.0); their words are what a shopper sees.
+        "warnings": [w.get("message") if isinstance(w, dict) else w for w in result.get("warnings") or []],
     }
 
 

@@ -7,7 +7,8 @@
 # Tools used by tests and benchmarks: tesseract CLI (baseline), zbarimg, zint
 # (barcode test images), ImageMagick (sample rendering), time, Chromium
 # (renders the HTML report headless in tests), Python with venv (the Dask driver's test
-# installs scripts/distributed/requirements.txt into .venv-distributed/), PostgreSQL (the
+# installs scripts/distributed/requirements.txt into .venv-distributed/) and jsonschema (the
+# JSON contract tests validate every output against docs/schema/ with it), PostgreSQL (the
 # update server's tests start their own cluster) and wrk (scripts/server-load-test.sh).
 set -euo pipefail
 
@@ -17,7 +18,7 @@ packages=(
   tesseract-ocr-spa tesseract-ocr-ita tesseract-ocr-nld tesseract-ocr-script-latn
   zbar-tools zint imagemagick fonts-dejavu-core fonts-dejavu-extra fonts-urw-base35
   time chromium strace
-  python3 python3-venv
+  python3 python3-venv python3-jsonschema
   postgresql wrk
 )
 

@@ -47,7 +47,7 @@ struct BatchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let options = try shopper.scanOptions()
+        let (options, online) = try shopper.settings()
         // Held until the process ends (the kernel drops it then), after the last line is written.
         let turn = try resume.map(Self.takeTurn(on:))
         defer { withExtendedLifetime(turn) {} }
@@ -58,7 +58,7 @@ struct BatchCommand: ParsableCommand {
         let scanner: ScanPipeline
         do {
             // History stays off: a corpus job is not a shopper's scan, and history keeps only 1,000 scans.
-            (scanner, _) = try Wiring.imageScanner(reading: reading, shopper: shopper, region: options.preferences.region)
+            (scanner, _) = try Wiring.imageScanner(reading: reading, shopper: shopper, online: online)
         } catch {
             throw Self.stop(error)
         }
@@ -86,10 +86,8 @@ struct BatchCommand: ParsableCommand {
             return failed(path, hash: nil, error)
         }
         do {
-            let report = try scanner.scanImage(at: path, options: options)
-            // The renderer's object always has keys, so the hash can lead it without re-parsing.
-            let json = JSONRenderer.render(report)
-            emit("{\"sha256\":\"\(hash)\"," + json.dropFirst())
+            let report = try scanner.scan(.image(path: path), options: options)
+            emit(JSONRenderer.render(report, sha256: hash))
             return nil
         } catch {
             return failed(path, hash: hash, error)
@@ -99,11 +97,7 @@ struct BatchCommand: ParsableCommand {
     /// Prints the error line of one input; returns its class.
     private static func failed(_ path: String, hash: String?, _ error: Error) -> ErrorClass {
         let e = Failure.classify(error, arguments: ["scan", "batch"])
-        var obj: [String: Any] = ["input": path, "error": ["class": e.errorClass.rawValue, "message": Failure.text(e)],
-                                  "exitCode": Int(e.errorClass.exitCode)]
-        obj["sha256"] = hash ?? NSNull()
-        let data = (try? JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        emit(String(decoding: data, as: UTF8.self))
+        emit(Output.json(e, input: path, sha256: .some(hash)))
         return e.errorClass
     }
 

@@ -135,10 +135,8 @@ struct BenchCommand: ParsableCommand {
         } else {
             // One engine per worker, as `scan a.jpg b.jpg …` reads them; an image's time is its
             // own stages' (read on one core), with no CPU time (the process's is shared).
-            var next = 0
-            scanner.scanImages(at: items.map(path), options: ScanOptions(), ahead: 8 * workers) { _, result in
-                let item = items[next]
-                next += 1
+            scanner.scan(items.map { .image(path: path($0)) }, options: ScanOptions(), ahead: 8 * workers) { i, result in
+                let item = items[i]
                 progress.step(item.file)
                 ecodex.append(score(item, result, milliseconds: (try? result.get())?.timingsMs.total ?? 0, cpuMilliseconds: nil))
             }

@@ -19,27 +19,27 @@ struct ImageCommand: ParsableCommand {
     @OptionGroup var shopper: ShopperOptions
 
     func run() throws {
-        let options = try shopper.scanOptions()
+        let (options, online) = try shopper.settings()
         var out = Output(format: shopper.format, showText: reading.showText)
         let scanner: ScanPipeline
         var history: UserStore?
         do {
-            (scanner, history) = try Wiring.imageScanner(reading: reading, shopper: shopper, region: options.preferences.region)
+            (scanner, history) = try Wiring.imageScanner(reading: reading, shopper: shopper, online: online)
         } catch {
             for image in images { out.failure(error, input: image) }
             throw ExitCode(out.exitCode)
         }
         // Several photos are read in parallel (one engine per core, `--jobs`), printed in input order.
-        var i = 0
-        scanner.scanImages(at: images, options: options, ahead: 16 * max(1, reading.workers)) { image, result in
+        var printed = 0
+        scanner.scan(images.map { .image(path: $0) }, options: options, ahead: 16 * max(1, reading.workers)) { i, result in
             switch result {
             case .success(let report):
                 Wiring.remember(report, history: history)
-                out.report(report, separate: i > 0)
+                out.report(report, separate: printed > 0)
             case .failure(let error):
-                out.failure(error, input: image)
+                out.failure(error, input: images[i])
             }
-            i += 1
+            printed += 1
         }
         let code = out.finish()
         if code != 0 { throw ExitCode(code) }
@@ -83,12 +83,12 @@ struct BurstCommand: ParsableCommand {
     }
 
     func run() throws {
-        var options = try shopper.scanOptions()
+        var (options, online) = try shopper.settings()
         options.burstSeconds = timeLimit > 0 ? timeLimit : nil
         let input = frames.first ?? "burst"
         var out = Output(format: shopper.format, showText: reading.showText)
         do {
-            let (scanner, history) = try Wiring.imageScanner(reading: reading, shopper: shopper, region: options.preferences.region)
+            let (scanner, history) = try Wiring.imageScanner(reading: reading, shopper: shopper, online: online)
             let report = try scanner.scan(.burst(paths: frames), options: options)
             Wiring.remember(report, history: history)
             out.report(report, separate: false)
@@ -116,7 +116,7 @@ struct TextCommand: ParsableCommand {
     @OptionGroup var shopper: ShopperOptions
 
     func run() throws {
-        let options = try shopper.scanOptions()
+        let options = try shopper.settings().scan
         if jsonLines { return try runLines(options: options) }
         let input = text == "-" ? "stdin" : "text"
         try Output.single(shopper.format, input: input) { out in
@@ -180,11 +180,11 @@ struct BarcodeCommand: ParsableCommand {
     @OptionGroup var shopper: ShopperOptions
 
     func run() throws {
-        let options = try shopper.scanOptions()
+        let (options, online) = try shopper.settings()
         try Output.single(shopper.format, input: barcode) { out in
             let history = Wiring.openHistory(dataDir: shopper.dataDir)
             let store = try Wiring.openStore(dataDir: shopper.dataDir)
-            let products = try Wiring.products(shopper: shopper, history: history, catalog: store, region: options.preferences.region)
+            let products = try Wiring.products(dataDir: shopper.dataDir, online: online, history: history)
             let scanner = try ScanPipeline(catalog: store, barcodeReader: ZBarReader(), products: products)
             let report = try scanner.scan(.barcode(barcode), options: options)
             Wiring.remember(report, history: history)
@@ -205,7 +205,7 @@ struct CodeCommand: ParsableCommand {
     @OptionGroup var shopper: ShopperOptions
 
     func run() throws {
-        let options = try shopper.scanOptions()
+        let options = try shopper.settings().scan
         try Output.single(shopper.format, input: code) { out in
             let store = try Wiring.openStore(dataDir: shopper.dataDir)
             let report = try ScanPipeline(catalog: store).scan(.code(code), options: options)
@@ -234,6 +234,11 @@ enum Wiring {
         return Int(seconds * 1000)
     }
 
+    /// The preferences file, read once per run: scan options, the network setting and telemetry all use it.
+    static let savedPreferences = Result {
+        try PreferencesFile.load(from: PreferencesFile.defaultURL(environment: ProcessInfo.processInfo.environment))
+    }
+
     static func location(_ dataDir: String?) -> StoreLocation {
         StoreLocation.resolve(override: dataDir, environment: ProcessInfo.processInfo.environment)
     }
@@ -244,14 +249,14 @@ enum Wiring {
 
     /// The pipeline for photos: store, Tesseract, ZBar fallback and product sources, plus the history.
     static func imageScanner(reading: ReadingOptions, shopper: ShopperOptions,
-                             region: Region) throws -> (ScanPipeline, UserStore?) {
+                             online: Bool) throws -> (ScanPipeline, UserStore?) {
         let store = try openStore(dataDir: shopper.dataDir)
         let reader = try TesseractLabelReader(languages: reading.languages, budgetMs: ocrBudgetMs)
         reader.parallelism = reading.workers
         // The HTML page shows the photo with the words found outlined.
         reader.keepsPreview = shopper.format == .html
         let history = openHistory(dataDir: shopper.dataDir)
-        let products = try Wiring.products(shopper: shopper, history: history, catalog: store, region: region)
+        let products = try Wiring.products(dataDir: shopper.dataDir, online: online, history: history)
         return (try ScanPipeline(catalog: store, reader: reader, barcodeReader: ZBarReader(), products: products), history)
     }
 
@@ -269,28 +274,15 @@ enum Wiring {
 
     /// The product sources in order: the product cache, the imported product list, and
     /// Open Food Facts only when this run may use the network. Online finds are cached.
-    static func products(shopper: ShopperOptions, history: UserStore?, catalog: AdditiveCatalog,
-                         region: Region) throws -> ProductSourceChain {
-        let here = location(shopper.dataDir)
+    static func products(dataDir: String?, online: Bool, history: UserStore?) throws -> ProductSourceChain {
+        let here = location(dataDir)
         let local: [ProductSource] = [ProductCacheLookup(location: here), ProductDataset(location: here)]
-        let online: OpenFoodFactsClient? = try shopper.networkAllowed() ? try OpenFoodFactsClient() : nil
         return ProductSourceChain(
-            local: local, online: online, cache: history, region: region,
-            codesFound: { codes(in: $0, catalog: catalog) },
+            local: local, online: online ? try OpenFoodFactsClient() : nil, cache: history,
             onLocalError: { error in
                 let message = Failure.message(of: error)
                 FileHandle.standardError.write(Data("scan: note: a product list was skipped: \(message)\n".utf8))
             })
-    }
-
-    /// The canonical codes found in a product's ingredient text, in order, for the product cache.
-    static func codes(in text: String, catalog: AdditiveCatalog) -> [ECode] {
-        guard let parser = try? catalog.parser() else { return [] }
-        var seen = Set<ECode>()
-        return parser.parse(text).mentions.compactMap { mention in
-            let code = (try? catalog.additive(code: mention.code))?.code ?? mention.code
-            return seen.insert(code).inserted ? code : nil
-        }
     }
 
     static func openHistory(dataDir: String?) -> UserStore? {

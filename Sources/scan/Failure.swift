@@ -307,7 +307,7 @@ enum Failure {
     static func exitCode(for error: Error, arguments: [String] = CommandLine.arguments) -> Int32 {
         let e = classify(error, arguments: arguments)
         if jsonRequested(arguments) {
-            print(JSONRenderer.render(errorClass: e.errorClass, message: text(e), input: input(arguments)))
+            print(Output.json(e, input: input(arguments)))
             fflush(nil)
         } else {
             FileHandle.standardError.write(Data("scan: \(e.errorClass.rawValue): \(text(e))\n".utf8))

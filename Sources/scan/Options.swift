@@ -63,9 +63,9 @@ struct ShopperOptions: ParsableArguments {
     var dataDir: String?
 
     /// Saved preferences with this run's flags on top.
-    func preferences() throws -> Preferences {
+    func preferences(_ file: PreferencesFile) throws -> Preferences {
         let env = ProcessInfo.processInfo.environment
-        var saved = try PreferencesFile.load(from: PreferencesFile.defaultURL(environment: env))
+        var saved = file
         do {
             if region.lowercased() != "auto" { try saved.set("region", region) }
             if let diet { try saved.set("diet", diet) }
@@ -78,14 +78,9 @@ struct ShopperOptions: ParsableArguments {
         return saved.preferences(environment: env)
     }
 
-    /// True when this run may use the network: `--online`/`--no-online`, else the saved `online` setting.
-    func networkAllowed() throws -> Bool {
-        if let online { return online }
-        return try PreferencesFile.load(from: PreferencesFile.defaultURL(environment: ProcessInfo.processInfo.environment)).online
-    }
-
-    /// The scan options for this run: preferences plus regions to compare.
-    func scanOptions() throws -> ScanOptions {
+    /// This run's scan options (preferences plus regions to compare) and whether it may use the
+    /// network (`--online`/`--no-online`, else the saved `online` setting): the file is read once.
+    func settings() throws -> (scan: ScanOptions, online: Bool) {
         var regions: [Region] = []
         for item in (compare ?? "").split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !item.isEmpty {
             if item.lowercased() == "all" { regions = Region.allCases; break }
@@ -94,11 +89,12 @@ struct ShopperOptions: ParsableArguments {
             }
             if !regions.contains(r) { regions.append(r) }
         }
-        var options = ScanOptions(preferences: try preferences(), compareRegions: regions)
+        let saved = try Wiring.savedPreferences.get()
+        var options = ScanOptions(preferences: try preferences(saved), compareRegions: regions)
         if let asOf {
             guard let day = CalendarDay(asOf) else { throw ValidationError("\"\(asOf)\" is not a date. Use YYYY-MM-DD, e.g. 2027-02-01.") }
             options.asOf = day
         }
-        return options
+        return (options, online ?? saved.online)
     }
 }

@@ -43,7 +43,7 @@ struct Output {
         if firstFailure == nil { firstFailure = e.errorClass }
         switch format {
         case .json:
-            print(JSONRenderer.render(errorClass: e.errorClass, message: Failure.text(e), input: input))
+            print(Output.json(e, input: input))
             fflush(nil)
         case .text, .html:
             FileHandle.standardError.write(Data("scan: \(input): \(e.errorClass.rawValue): \(Failure.text(e))\n".utf8))
@@ -76,4 +76,24 @@ struct Output {
 
     /// 0 when every input worked, else the code of the first failure's class.
     var exitCode: Int32 { firstFailure?.exitCode ?? 0 }
+
+    /// A failure as one JSON line: the words as printed, and the advice's code beside its sentence.
+    static func json(_ e: EcodexError, input: String, sha256: String?? = .none) -> String {
+        JSONRenderer.render(errorClass: e.errorClass, message: Failure.text(e), input: input,
+                            advice: e.advice.map { ($0.code, $0.sentence) }, sha256: sha256)
+    }
+}
+
+extension Advice {
+    /// The stable code of this advice in JSON, in the warnings' kebab-case (`rebuild-store`).
+    var code: String {
+        var out = ""
+        var previous: Character?
+        for c in rawValue {
+            if c.isUppercase, previous?.isLowercase == true { out += "-" }
+            out += c.lowercased()
+            previous = c
+        }
+        return out
+    }
 }

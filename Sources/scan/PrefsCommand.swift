@@ -15,8 +15,10 @@ struct PrefsCommand: ParsableCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Print the saved preferences.")
+        @Option(help: "Output format: text or json.") var format: DataFormat = .text
         func run() throws {
             let prefs = try PrefsCommand.load()
+            if format == .json { return print(JSONRenderer.encode(JSONOutput.Prefs(prefs, file: PrefsCommand.url))) }
             print("# \(PrefsCommand.url.path)")
             print(prefs.serialized(), terminator: "")
         }

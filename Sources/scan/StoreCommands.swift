@@ -25,11 +25,7 @@ struct LookupCommand: ParsableCommand {
             }
             switch format {
             case .json:
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                let recordJSON = String(decoding: try encoder.encode(record), as: UTF8.self)
-                let others = matches.map { "{\"code\":\"\($0.code)\",\"name\":\(quote($0.name)),\"kind\":\"\($0.kind.rawValue)\",\"lang\":\"\($0.lang)\"}" }
-                print("{\"query\":\(quote(name)),\"matches\":[\(others.joined(separator: ","))],\"record\":\(recordJSON)}")
+                print(JSONRenderer.encode(JSONOutput.Lookup(query: name, matches: matches, record: record)))
             case .text:
                 print(RecordRenderer.text(record, matchedName: best.name, width: TerminalWidth.columns()))
                 if matches.count > 1 {
@@ -41,10 +37,6 @@ struct LookupCommand: ParsableCommand {
             out.failure(error, input: name)
             throw ExitCode(out.exitCode)
         }
-    }
-
-    private func quote(_ s: String) -> String {
-        String(decoding: (try? JSONEncoder().encode(s)) ?? Data("\"\"".utf8), as: UTF8.self)
     }
 }
 
@@ -59,9 +51,11 @@ struct HistoryCommand: ParsableCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List recent results, newest first.")
         @Option(help: "How many to list.") var limit = 20
+        @Option(help: "Output format: text or json.") var format: DataFormat = .text
         @Option(help: "Folder for the store and history.") var dataDir: String?
         func run() throws {
             let entries = try withStoreErrors { try UserStore(location: Wiring.location(dataDir)).history(limit: limit) }
+            if format == .json { return print(JSONRenderer.encode(JSONOutput.History(entries: entries.map(JSONOutput.HistoryItem.init)))) }
             if entries.isEmpty { print("No scans yet."); return }
             let dates = ISO8601DateFormatter()
             for e in entries {
@@ -86,7 +80,7 @@ struct HistoryCommand: ParsableCommand {
                 print("Additives: " + (entry.codes.isEmpty ? "none found" : entry.codes.joined(separator: ", ")))
                 print("Data \(entry.dataVersion) · pack \(entry.packVersion). Use --format json for the full result.")
             } else {
-                print(entry.json)
+                print(JSONOutput.historyEntry(entry))
             }
         }
     }
@@ -129,8 +123,15 @@ struct StoreCommand: ParsableCommand {
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "status", abstract: "Where the store is and which data and pack versions it holds.")
         @Option(help: "Folder for the store.") var dataDir: String?
+        @Option(help: "Output format: text or json.") var format: DataFormat = .text
         func run() throws {
             let store = try withStoreErrors { try Wiring.openStore(dataDir: dataDir) }
+            if format == .json {
+                return print(JSONRenderer.encode(JSONOutput.StoreStatus(
+                    store: store.location.additivesPath.path, history: store.location.userPath.path,
+                    dataVersion: store.versions.dataVersion, packVersion: store.versions.packVersion, builtAt: store.builtAt,
+                    additives: try store.allAdditives().count, verified: store.dataIsVerified)))
+            }
             print("Store: \(store.location.additivesPath.path)")
             print("History: \(store.location.userPath.path)")
             print("Data version \(store.versions.dataVersion) · pack \(store.versions.packVersion) · built \(store.builtAt)")

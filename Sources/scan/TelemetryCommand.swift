@@ -32,7 +32,7 @@ enum Telemetry {
 
     /// The opted-in user's preferences, else nil: nothing below runs without the opt-in.
     private static var optedIn: PreferencesFile? {
-        guard let prefs = try? PreferencesFile.load(from: PrefsCommand.url), prefs.telemetry else { return nil }
+        guard let prefs = try? Wiring.savedPreferences.get(), prefs.telemetry else { return nil }
         return prefs
     }
 

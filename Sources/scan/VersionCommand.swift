@@ -22,11 +22,8 @@ struct VersionCommand: ParsableCommand {
         let source = installed != nil ? "installed" : "bundled"
         switch format {
         case .json:
-            var object: [String: Any] = ["program": "scan", "version": EcodexVersion.program, "source": source]
-            object["dataVersion"] = versions?.dataVersion
-            object["packVersion"] = versions?.packVersion
-            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-            print(String(decoding: data, as: UTF8.self))
+            print(JSONRenderer.encode(JSONOutput.Version(version: EcodexVersion.program, dataVersion: versions?.dataVersion,
+                                                         packVersion: versions?.packVersion, source: source)))
         case .text:
             print("scan \(EcodexVersion.program)")
             if let versions {

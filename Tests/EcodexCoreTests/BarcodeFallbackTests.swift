@@ -10,6 +10,11 @@ final class FakeBarcodes: BarcodeReader {
 final class FakeProducts: ProductSource {
     var known: [String: String]
     private(set) var asked: [String] = []
+    /// What the pipeline said it found in each product's ingredients.
+    private(set) var assessed: [(barcode: String, codes: [ECode], region: Region)] = []
+    func assessed(_ product: Product, codes: [ECode], region: Region) {
+        assessed.append((product.barcode, codes, region))
+    }
     init(_ known: [String: String]) { self.known = known }
     func product(barcode: String) throws -> Product? {
         asked.append(barcode)
@@ -24,36 +29,49 @@ final class FakeProducts: ProductSource {
         let products = FakeProducts([:])
         let p = try ScanPipeline(catalog: TestRecords.catalog, reader: FakeReader("Best before see top"),
                                  barcodeReader: FakeBarcodes([ean]), products: products)
-        let r = try p.scanImage(at: "back.jpg", options: ScanOptions())
+        let r = try p.scan(.image(path: "back.jpg"), options: ScanOptions())
         #expect(r.fallbackUsed)
         #expect(r.barcode == ean)
         #expect(products.asked == ["4006381333931"])
-        #expect(r.warnings.contains { $0.contains("online") && $0.contains("type the ingredients") })
-        #expect(!r.warnings.contains(ScanPipeline.nothingFound))
+        #expect(r.warnings.contains { $0.message.contains("online") && $0.message.contains("type the ingredients") })
+        #expect(!r.warnings.contains(ScanWarning.nothingFound))
     }
 
     @Test func knownProductSuppliesTheIngredients() throws {
         let p = try ScanPipeline(catalog: TestRecords.catalog, reader: FakeReader("Best before see top"),
                                  barcodeReader: FakeBarcodes([ean]), products: FakeProducts(["4006381333931": "Sugar, E102, E330"]))
-        let r = try p.scanImage(at: "back.jpg", options: ScanOptions())
+        let r = try p.scan(.image(path: "back.jpg"), options: ScanOptions())
         #expect(r.additives.map(\.code.description) == ["E102", "E330"])
-        #expect(r.warnings.contains { $0.contains("saved on this computer") })
+        #expect(r.warnings.contains { $0.message.contains("saved on this computer") })
     }
 
     @Test func aGoodLabelNeverLooksForABarcode() throws {
         let products = FakeProducts([:])
         let p = try ScanPipeline(catalog: TestRecords.catalog, reader: FakeReader("colours: E102"),
                                  barcodeReader: FakeBarcodes([ean]), products: products)
-        let r = try p.scanImage(at: "label.jpg", options: ScanOptions())
+        let r = try p.scan(.image(path: "label.jpg"), options: ScanOptions())
         #expect(!r.fallbackUsed && r.barcode == nil && products.asked.isEmpty)
     }
 
     @Test func typedBarcodes() throws {
         let p = try ScanPipeline(catalog: TestRecords.catalog, products: FakeProducts(["0036000291452": "E129"]))
-        #expect(try p.scanBarcode("036000291452", options: ScanOptions()).additives.map(\.code.description) == ["E129"])
+        #expect(try p.scan(.barcodeDigits("036000291452"), options: ScanOptions()).additives.map(\.code.description) == ["E129"])
         #expect(throws: ProductError.unknown(digits: "4006381333931", searchedOnline: false)) {
-            try p.scanBarcode("4006381333931", options: ScanOptions())
+            try p.scan(.barcodeDigits("4006381333931"), options: ScanOptions())
         }
-        #expect(throws: ScanError.notABarcode("123")) { try p.scanBarcode("123", options: ScanOptions()) }
+        #expect(throws: ScanError.notABarcode("123")) { try p.scan(.barcodeDigits("123"), options: ScanOptions()) }
+    }
+
+    /// The product source learns the codes from the pipeline's own parse (to cache an online
+    /// find with them): each distinct code once, in order, as the store files it.
+    @Test func theProductSourceIsToldTheCodesTheParserFound() throws {
+        let products = FakeProducts(["0036000291452": "Water, E129, E 330, colour: E129"])
+        let p = try ScanPipeline(catalog: TestRecords.catalog, reader: FakeReader("Best before see top"),
+                                 barcodeReader: FakeBarcodes([Barcode(symbology: "UPC-A", digits: "0036000291452")]), products: products)
+        _ = try p.scan(.barcodeDigits("036000291452"), options: ScanOptions(preferences: Preferences(region: .us)))
+        _ = try p.scan(.image(path: "back.jpg"), options: ScanOptions())
+        #expect(products.assessed.map(\.barcode) == ["0036000291452", "0036000291452"])
+        #expect(products.assessed.map { $0.codes.map(\.description) } == [["E129", "E330"], ["E129", "E330"]])
+        #expect(products.assessed.map(\.region) == [.us, .eu])
     }
 }

@@ -165,7 +165,7 @@ import Testing
         let catalog = InMemoryCatalog(Self.pack.additives)
         let pipeline = try ScanPipeline(catalog: catalog)
         for a in Self.pack.additives {
-            let report = try pipeline.scanCode(a.code.description, options: ScanOptions(preferences: prefs, compareRegions: Region.allCases))
+            let report = try pipeline.scan(.code(a.code.description), options: ScanOptions(preferences: prefs, compareRegions: Region.allCases))
             // The cards a shopper reads, without reference URLs (a URL is not a sentence).
             for text in [TextRenderer().render(report), HTMLRenderer.render([report])] {
                 let words = text.replacing(try Regex(#"<https?://[^>]*>|href="[^"]*""#), with: "")

@@ -13,8 +13,8 @@ import Testing
 
     /// The report for a label with every field the page shows set to `text`.
     func report(_ text: String) throws -> ScanReport {
-        var r = try ScanPipeline(catalog: TestRecords.catalog).scanText("E102, E330, E999", input: text, options: ScanOptions())
-        r.warnings = [text]
+        var r = try ScanPipeline(catalog: TestRecords.catalog).scan(.text("E102, E330, E999", label: text), options: ScanOptions())
+        r.warnings = [.usedProduct(source: text, digits: text), .namedOnLabel(.sulphites, text: text)]
         r.unmatched = [text]
         r.dataVersion = text
         r.packVersion = text

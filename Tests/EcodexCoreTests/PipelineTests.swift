@@ -28,7 +28,7 @@ final class FakeReader: LabelReader {
 @Suite struct PipelineTests {
     @Test func candyLabelInEUHasTwoRedFlags() throws {
         let pipeline = try ScanPipeline(catalog: TestRecords.catalog, reader: FakeReader("Sugar, glucose syrup,\ncolours: E102, E129."))
-        let r = try pipeline.scanImage(at: "candy.jpg", options: ScanOptions(preferences: Preferences(region: .eu)))
+        let r = try pipeline.scan(.image(path: "candy.jpg"), options: ScanOptions(preferences: Preferences(region: .eu)))
         #expect(r.additives.map(\.code.description) == ["E102", "E129"])
         #expect(r.additives.allSatisfy { $0.badge == .red })
         #expect(r.additives.allSatisfy { $0.statement == TestRecords.southampton })
@@ -42,13 +42,13 @@ final class FakeReader: LabelReader {
     @Test func aWatchedSensitivityNamedOnTheLabelGetsANote() throws {
         let pipeline = try ScanPipeline(catalog: TestRecords.catalog, reader: FakeReader(""))
         let text = "Dried apricots, preservative: sulphites. May contain crustaceans."
-        let watching = try pipeline.scanText(text, options: ScanOptions(preferences: Preferences(sensitivities: [.sulphites])))
+        let watching = try pipeline.scan(.text(text), options: ScanOptions(preferences: Preferences(sensitivities: [.sulphites])))
         #expect(watching.additives.isEmpty)
-        #expect(watching.warnings.first == RiskEngine.namedOnLabel(NamedSensitivity(sensitivity: .sulphites, text: "sulphites")))
-        #expect(watching.warnings.first == "The label names sulphites (“sulphites”), which you asked to watch for.")
-        #expect(!watching.warnings.contains { $0.contains("shellfish") }, "shellfish is not watched")
-        let notWatching = try pipeline.scanText(text, options: ScanOptions())
-        #expect(!notWatching.warnings.contains { $0.contains("sulphites") })
+        #expect(watching.warnings.first == .namedOnLabel(.sulphites, text: "sulphites"))
+        #expect(watching.warnings.first?.message == "The label names sulphites (“sulphites”), which you asked to watch for.")
+        #expect(!watching.warnings.contains { $0.message.contains("shellfish") }, "shellfish is not watched")
+        let notWatching = try pipeline.scan(.text(text), options: ScanOptions())
+        #expect(!notWatching.warnings.contains { $0.message.contains("sulphites") })
     }
 
     /// A card that carries the caution already says it: no second note (aspartame's PKU caution
@@ -61,36 +61,36 @@ final class FakeReader: LabelReader {
         let options = ScanOptions(preferences: Preferences(sensitivities: [.pku]))
         #expect(try pipeline.report(from: parsed, input: "t", options: options).warnings.isEmpty)
         let bare = ParseResult(named: [named])
-        #expect(try pipeline.report(from: bare, input: "t", options: options).warnings.first == RiskEngine.namedOnLabel(named))
+        #expect(try pipeline.report(from: bare, input: "t", options: options).warnings.first == .namedOnLabel(named.sensitivity, text: named.text))
     }
 
     @Test func lowConfidencePromptsRescan() throws {
         let pipeline = try ScanPipeline(catalog: TestRecords.catalog, reader: FakeReader("E330", confidence: 30))
-        let r = try pipeline.scanImage(at: "blurry.jpg", options: ScanOptions())
+        let r = try pipeline.scan(.image(path: "blurry.jpg"), options: ScanOptions())
         #expect(r.ocr?.lowConfidence == true)
-        #expect(r.warnings.first?.contains("Rescan") == true)
+        #expect(r.warnings.first?.message.contains("Rescan") == true)
     }
 
     /// An unsure reading of small print says so: moving closer helps, better light does not.
-    @Test(arguments: [(5.0 as Double?, ScanPipeline.printTooSmall), (7.9, ScanPipeline.printTooSmall),
-                      (8.0, ScanPipeline.hardToRead), (14.0, ScanPipeline.hardToRead), (nil, ScanPipeline.hardToRead)])
-    func smallPrintPromptsToMoveCloser(height: Double?, prompt: String) throws {
+    @Test(arguments: [(5.0 as Double?, ScanWarning.printTooSmall(photos: false)), (7.9, ScanWarning.printTooSmall(photos: false)),
+                      (8.0, ScanWarning.hardToRead(photos: false)), (14.0, ScanWarning.hardToRead(photos: false)), (nil, ScanWarning.hardToRead(photos: false))])
+    func smallPrintPromptsToMoveCloser(height: Double?, prompt: ScanWarning) throws {
         let pipeline = try ScanPipeline(catalog: TestRecords.catalog, reader: FakeReader("E330", confidence: 30, printHeight: height))
-        let r = try pipeline.scanImage(at: "far.jpg", options: ScanOptions())
+        let r = try pipeline.scan(.image(path: "far.jpg"), options: ScanOptions())
         #expect(r.warnings.first == prompt)
         #expect(r.ocr?.printHeight == height)
         // A sure reading of small print needs no prompt.
         let sure = try ScanPipeline(catalog: TestRecords.catalog, reader: FakeReader("E330", printHeight: height))
-        #expect(try sure.scanImage(at: "near.jpg", options: ScanOptions()).warnings.isEmpty)
+        #expect(try sure.scan(.image(path: "near.jpg"), options: ScanOptions()).warnings.isEmpty)
     }
 
     @Test func readingCutShortSaysSomeTextMayBeMissing() throws {
         let pipeline = try ScanPipeline(catalog: TestRecords.catalog, reader: FakeReader("Sugar, E330", timedOut: true))
-        let r = try pipeline.scanImage(at: "dark.jpg", options: ScanOptions())
+        let r = try pipeline.scan(.image(path: "dark.jpg"), options: ScanOptions())
         #expect(r.additives.map(\.code.description) == ["E330"])
-        #expect(r.warnings.first == ScanPipeline.readingStopped)
+        #expect(r.warnings.first == ScanWarning.readingStopped)
         let calm = try ScanPipeline(catalog: TestRecords.catalog, reader: FakeReader("Sugar, E330"))
-        #expect(try !calm.scanImage(at: "label.jpg", options: ScanOptions()).warnings.contains(ScanPipeline.readingStopped))
+        #expect(try !calm.scan(.image(path: "label.jpg"), options: ScanOptions()).warnings.contains(ScanWarning.readingStopped))
     }
 
     /// A photo whose list could not be read never heads its result like a clean label: the
@@ -105,7 +105,7 @@ final class FakeReader: LabelReader {
     ] as [(String, Double, Bool, ReadStatus, String)])
     func aPhotoSaysHowMuchOfTheListWasRead(_ text: String, _ confidence: Double, _ cut: Bool, _ status: ReadStatus, _ headline: String) throws {
         let pipeline = try ScanPipeline(catalog: TestRecords.catalog, reader: FakeReader(text, confidence: confidence, timedOut: cut))
-        let r = try pipeline.scanImage(at: "label.jpg", options: ScanOptions())
+        let r = try pipeline.scan(.image(path: "label.jpg"), options: ScanOptions())
         #expect(r.status == status)
         #expect(TextRenderer.headline(r) == headline)
         #expect(TextRenderer().render(r).hasPrefix("label.jpg: \(headline)\n"))
@@ -115,26 +115,26 @@ final class FakeReader: LabelReader {
     }
 
     @Test func typedTextIsRead() throws {
-        let r = try ScanPipeline(catalog: TestRecords.catalog).scanText("water, salt", options: ScanOptions())
+        let r = try ScanPipeline(catalog: TestRecords.catalog).scan(.text("water, salt"), options: ScanOptions())
         #expect(r.status == .read)
     }
 
     @Test func unknownCodesAreUnmatchedWithoutBadge() throws {
         let pipeline = try ScanPipeline(catalog: TestRecords.catalog)
-        let r = try pipeline.scanText("water, E999, E330", options: ScanOptions())
+        let r = try pipeline.scan(.text("water, E999, E330"), options: ScanOptions())
         #expect(r.unmatched == ["E999"])
         #expect(r.additives.map(\.code.description) == ["E330"])
         #expect(r.summary.unmatched == 1)
     }
 
     @Test func nothingFoundOffersBarcodeOrTyping() throws {
-        let r = try ScanPipeline(catalog: TestRecords.catalog).scanText("water, salt", options: ScanOptions())
+        let r = try ScanPipeline(catalog: TestRecords.catalog).scan(.text("water, salt"), options: ScanOptions())
         #expect(r.additives.isEmpty)
-        #expect(r.warnings.contains { $0.contains("barcode") && $0.contains("type") })
+        #expect(r.warnings.contains { $0.message.contains("barcode") && $0.message.contains("type") })
     }
 
     @Test func repeatedAdditiveGivesOneCard() throws {
-        let r = try ScanPipeline(catalog: TestRecords.catalog).scanText("E330, sugar, E 330", options: ScanOptions())
+        let r = try ScanPipeline(catalog: TestRecords.catalog).scan(.text("E330, sugar, E 330"), options: ScanOptions())
         #expect(r.additives.count == 1)
         #expect(r.additives[0].matchedText == ["E330", "E 330"])
     }
@@ -143,32 +143,32 @@ final class FakeReader: LabelReader {
     /// `caramello` (the group, E150). One additive, one card, under the specific code.
     @Test func aGroupCodeBesideItsSpecificFormGivesOneCard() throws {
         let pipeline = try ScanPipeline(catalog: InMemoryCatalog(BasePackTests.pack.additives))
-        let r = try pipeline.scanText("Farbstoff: Zuckerkulör, Säuerungsmittel: E 330 / colorant: caramel / colorante: caramello",
+        let r = try pipeline.scan(.text("Farbstoff: Zuckerkulör, Säuerungsmittel: E 330 / colorant: caramel / colorante: caramello"),
                                       options: ScanOptions())
         #expect(r.additives.map(\.code.description) == ["E150a", "E330"])
         #expect(r.additives.first?.matchedText == ["Zuckerkulör", "caramel", "caramello"])
         // Siblings stay apart: two caramels are two additives.
-        let two = try pipeline.scanText("E150a, E150d, E150", options: ScanOptions())
+        let two = try pipeline.scan(.text("E150a, E150d, E150"), options: ScanOptions())
         #expect(two.additives.map(\.code.description) == ["E150a", "E150d"])
     }
 
     @Test func codeLookupFallsBackToParentAndFailsClearly() throws {
         let pipeline = try ScanPipeline(catalog: TestRecords.catalog)
-        #expect(try pipeline.scanCode("E160a(ii)", options: ScanOptions()).additives.first?.code.description == "E160a")
-        #expect(throws: ScanError.unknownCode(ECode("E999")!)) { try pipeline.scanCode("E999", options: ScanOptions()) }
-        let e = #expect(throws: ScanError.notACode("hello")) { try pipeline.scanCode("hello", options: ScanOptions()) }
+        #expect(try pipeline.scan(.code("E160a(ii)"), options: ScanOptions()).additives.first?.code.description == "E160a")
+        #expect(throws: ScanError.unknownCode(ECode("E999")!)) { try pipeline.scan(.code("E999"), options: ScanOptions()) }
+        let e = #expect(throws: ScanError.notACode("hello")) { try pipeline.scan(.code("hello"), options: ScanOptions()) }
         #expect(e?.errorClass == .parse)
     }
 
     @Test func usNamesComeFirstInTheUS() throws {
-        let r = try ScanPipeline(catalog: TestRecords.catalog).scanCode("E102", options: ScanOptions(preferences: Preferences(region: .us)))
+        let r = try ScanPipeline(catalog: TestRecords.catalog).scan(.code("E102"), options: ScanOptions(preferences: Preferences(region: .us)))
         #expect(r.additives.first?.name == "FD&C Yellow No. 5")
     }
 }
 
 @Suite struct RenderingTests {
     func report(region: Region = .eu) throws -> ScanReport {
-        try ScanPipeline(catalog: TestRecords.catalog).scanText("Sugar, colours: E102, E129, acid: E330, E999",
+        try ScanPipeline(catalog: TestRecords.catalog).scan(.text("Sugar, colours: E102, E129, acid: E330, E999"),
                                                                  options: ScanOptions(preferences: Preferences(region: region)))
     }
 
@@ -226,7 +226,7 @@ final class FakeReader: LabelReader {
     }
 
     @Test func pageHasTextBadgesEscapingAndDisclaimer() throws {
-        let r = try ScanPipeline(catalog: TestRecords.catalog).scanText("<b>E102</b> & E330", input: "a<b>.jpg", options: ScanOptions())
+        let r = try ScanPipeline(catalog: TestRecords.catalog).scan(.text("<b>E102</b> & E330", label: "a<b>.jpg"), options: ScanOptions())
         let html = HTMLRenderer.render([r])
         #expect(html.contains("RED</span>"))
         #expect(html.contains("a&lt;b&gt;.jpg"))
@@ -239,7 +239,7 @@ final class FakeReader: LabelReader {
 
 @Suite struct CompareTests {
     @Test func badgesPerRegionSideBySide() throws {
-        let r = try ScanPipeline(catalog: TestRecords.catalog).scanText("E102, E171", options: ScanOptions(compareRegions: Region.allCases))
+        let r = try ScanPipeline(catalog: TestRecords.catalog).scan(.text("E102, E171"), options: ScanOptions(compareRegions: Region.allCases))
         let e102 = try #require(r.additives.first { $0.code.description == "E102" })
         #expect(e102.regionBadges[.eu] == .red && e102.regionBadges[.us] == .yellow)
         let e171 = try #require(r.additives.first { $0.code.description == "E171" })

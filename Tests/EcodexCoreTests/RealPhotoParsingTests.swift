@@ -221,7 +221,7 @@ import Testing
             "c.jpg": ("Zutaten: Zucker", 90),
         ])
         let pipeline = try ScanPipeline(catalog: TestRecords.catalog, reader: reader)
-        let r = try pipeline.scanBurst(at: ["a.jpg", "b.jpg", "c.jpg"], options: ScanOptions())
+        let r = try pipeline.scan(.burst(paths: ["a.jpg", "b.jpg", "c.jpg"]), options: ScanOptions())
         #expect(r.additives.map(\.code.description) == ["E330"])
         #expect(r.ocr?.frames == 3)
         #expect(r.ocr?.frame == "c.jpg", "the text shown is the surest frame's")
@@ -239,7 +239,7 @@ import Testing
         let pipeline = try ScanPipeline(catalog: TestRecords.catalog, reader: reader)
         let alone = try pipeline.scan(.image(path: "b.jpg"), options: ScanOptions())
         #expect(alone.additives.map(\.code.description) == ["E330"])
-        let r = try pipeline.scanBurst(at: ["a.jpg", "b.jpg", "c.jpg"], options: ScanOptions())
+        let r = try pipeline.scan(.burst(paths: ["a.jpg", "b.jpg", "c.jpg"]), options: ScanOptions())
         #expect(r.additives.map(\.code.description) == ["E330"])
         #expect(r.ocr?.frame == "b.jpg")
     }
@@ -254,7 +254,7 @@ import Testing
             "c.jpg": ("Zutaten: Zucker", 40),
         ])
         let pipeline = try ScanPipeline(catalog: TestRecords.catalog, reader: reader)
-        let r = try pipeline.scanBurst(at: ["a.jpg", "b.jpg", "c.jpg"], options: ScanOptions())
+        let r = try pipeline.scan(.burst(paths: ["a.jpg", "b.jpg", "c.jpg"]), options: ScanOptions())
         #expect(r.additives.map(\.code.description) == ["E330"])
         #expect(r.ocr?.frame == "b.jpg")
     }
@@ -269,28 +269,28 @@ import Testing
             "c.jpg": ("", 0),
         ], outOfTime: ["b.jpg", "c.jpg"])
         let pipeline = try ScanPipeline(catalog: TestRecords.catalog, reader: reader)
-        let r = try pipeline.scanBurst(at: ["a.jpg", "b.jpg", "c.jpg"], options: ScanOptions())
+        let r = try pipeline.scan(.burst(paths: ["a.jpg", "b.jpg", "c.jpg"]), options: ScanOptions())
         #expect(reader.within == .some(ScanOptions.defaultBurstSeconds))
         #expect(r.additives.map(\.code.description) == ["E102"], "two frames agree on E102; E129 is one weak reading")
         #expect(r.ocr?.frame == "a.jpg")
-        #expect(r.warnings.contains("Time ran out: 1 of 3 photos were read in full."), "\(r.warnings)")
-        #expect(!r.warnings.contains(ScanPipeline.readingStopped), "running out of burst time is not a hard photo")
+        #expect(r.warnings.map(\.message).contains("Time ran out: 1 of 3 photos were read in full."), "\(r.warnings)")
+        #expect(!r.warnings.contains(ScanWarning.readingStopped), "running out of burst time is not a hard photo")
         // Without a limit the reader is told so, and nothing is said about time.
         var options = ScanOptions()
         options.burstSeconds = nil
         let full = FrameReader(["a.jpg": ("colours: E102", 90), "b.jpg": ("colours: E102", 90)])
-        let all = try ScanPipeline(catalog: TestRecords.catalog, reader: full).scanBurst(at: ["a.jpg", "b.jpg"], options: options)
+        let all = try ScanPipeline(catalog: TestRecords.catalog, reader: full).scan(.burst(paths: ["a.jpg", "b.jpg"]), options: options)
         #expect(full.within == .some(nil))
-        #expect(!all.warnings.contains { $0.hasPrefix("Time ran out") })
+        #expect(!all.warnings.contains { $0.message.hasPrefix("Time ran out") })
     }
 
     @Test func unreadableFramesAreSkippedWithANote() throws {
         let reader = FrameReader(["a.jpg": ("colours: E102", 90)])
         let pipeline = try ScanPipeline(catalog: TestRecords.catalog, reader: reader)
-        let r = try pipeline.scanBurst(at: ["a.jpg", "missing.jpg"], options: ScanOptions())
+        let r = try pipeline.scan(.burst(paths: ["a.jpg", "missing.jpg"]), options: ScanOptions())
         #expect(r.additives.map(\.code.description) == ["E102"])
-        #expect(r.warnings.contains { $0.contains("1 of 2 photos could not be read") })
-        #expect(throws: InputFileError.missing(path: "missing.jpg", role: .photo)) { try pipeline.scanBurst(at: ["missing.jpg"], options: ScanOptions()) }
+        #expect(r.warnings.contains { $0.message.contains("1 of 2 photos could not be read") })
+        #expect(throws: InputFileError.missing(path: "missing.jpg", role: .photo)) { try pipeline.scan(.burst(paths: ["missing.jpg"]), options: ScanOptions()) }
     }
 }
 
@@ -344,7 +344,7 @@ final class FrameReader: LabelReader {
 
     @Test func jsonCarriesTheTextAndTheTerminalShowsItOnRequest() throws {
         let pipeline = try ScanPipeline(catalog: TestRecords.catalog, reader: FakeReader("colours: E102", confidence: 40))
-        let r = try pipeline.scanImage(at: "x.jpg", options: ScanOptions())
+        let r = try pipeline.scan(.image(path: "x.jpg"), options: ScanOptions())
         #expect(r.ocr?.text == "⟨colours:⟩ ⟨E102⟩")
         let obj = try #require(try JSONSerialization.jsonObject(with: Data(JSONRenderer.render(r).utf8)) as? [String: Any])
         #expect((obj["ocr"] as? [String: Any])?["text"] as? String == "⟨colours:⟩ ⟨E102⟩")

@@ -46,7 +46,7 @@ import Testing
 
     @Test func usCardsCiteTheUSRuleFirst() throws {
         let pipeline = try ScanPipeline(catalog: InMemoryCatalog(BasePackTests.pack.additives))
-        let report = try pipeline.scanCode("E102", options: ScanOptions(preferences: Preferences(region: .us)))
+        let report = try pipeline.scan(.code("E102"), options: ScanOptions(preferences: Preferences(region: .us)))
         #expect(report.additives.first?.references.first?.url.contains("ecfr.gov") == true)
     }
 

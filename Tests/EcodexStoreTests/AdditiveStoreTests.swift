@@ -234,7 +234,7 @@ import Testing
         let scratch = try Fixtures.Scratch()
         let store = try Fixtures.store(in: scratch)
         let scanner = try ScanPipeline(catalog: store)
-        let report = try scanner.scanText("Sugar, citric acid, colours: E102, E160a(ii)", options: ScanOptions())
+        let report = try scanner.scan(.text("Sugar, citric acid, colours: E102, E160a(ii)"), options: ScanOptions())
         let codes = report.additives.map(\.code.description)
         #expect(codes.contains("E102"))
         // The parser may report the sub-form or its parent; either way the store answers.

@@ -259,11 +259,13 @@ import Testing
         defer { server.stop() }
         let cache = try UserStore(location: scratch.location)
         let dataset = ProductDataset(location: scratch.location)
-        let online = ProductSourceChain(local: [cache, dataset], online: try client(server), cache: cache, region: .us,
-                                        codesFound: { _ in [ECode("E150d")!, ECode("E338")!] })
+        let online = ProductSourceChain(local: [cache, dataset], online: try client(server), cache: cache)
         // UPC-A as the scanner reads it; the chain asks for its EAN-13 form.
         let found = try #require(try online.product(barcode: "036000291452"))
         #expect(found.source == OpenFoodFactsClient.sourceLabel)
+        // Cached once the pipeline has assessed it, with the codes it found.
+        #expect(try cache.cachedProduct(barcode: "0036000291452") == nil)
+        online.assessed(found, codes: [ECode("E150d")!, ECode("E338")!], region: .us)
         let cached = try #require(try cache.cachedProduct(barcode: "0036000291452"))
         #expect(cached.ingredientsText.contains("caramel E150d"))
         #expect(cached.additivesFound.map(\.description) == ["E150d", "E338"])

@@ -41,7 +41,7 @@ import Testing
         for i in 0..<count {
             let text = Self.mutate(Self.seeds[i % Self.seeds.count], &rng)
             do {
-                let report = try pipeline.scanText(text, options: ScanOptions())
+                let report = try pipeline.scan(.text(text), options: ScanOptions())
                 #expect(!JSONRenderer.render(report).isEmpty)
                 #expect(!TextRenderer().render(report).isEmpty)
                 #expect(!HTMLRenderer.render([report]).isEmpty)

@@ -55,7 +55,7 @@ func drawBarcode(_ symbology: Int, _ data: String, to path: String, sourceLocati
         #expect(r["fallbackUsed"] as? Bool == true)
         #expect(r.codes.contains("E102"), "\(r.codes)")
         #expect(r.badge("E102") == "red")
-        let warnings = r["warnings"] as? [String] ?? []
+        let warnings = warningMessages(r["warnings"]) ?? []
         #expect(warnings.contains { $0.contains("imported product list") && $0.contains("4006381333931") }, "\(warnings)")
     }
 

@@ -15,19 +15,19 @@ import Testing
         #expect(online.status == 0, "\(online.stderr)")
         let r = try #require(online.jsonLines().first)
         #expect(r.codes.contains("E102"), "\(r.codes)")
-        #expect((r["warnings"] as? [String] ?? []).contains { $0.contains("Open Food Facts") })
+        #expect((warningMessages(r["warnings"]) ?? []).contains { $0.contains("Open Food Facts") })
         #expect(server.hits(Self.candyPath) == 1)
         server.stop()
 
         // Offline now: the product cache answers, for typed digits and for a photo.
         let typed = try scan.run(["barcode", "4006381333931", "--format", "json"], environment: env)
         #expect(typed.status == 0, "\(typed.stderr)")
-        #expect((typed.jsonLines().first?["warnings"] as? [String] ?? []).contains { $0.contains("saved on this computer") })
+        #expect((warningMessages(typed.jsonLines().first?["warnings"]) ?? []).contains { $0.contains("saved on this computer") })
         let photo = try scan.run([ScanBinary.path("samples/barcode-only.jpg"), "--format", "json"], environment: env, timeout: 60)
         #expect(photo.status == 0, "\(photo.stderr)")
         let p = try #require(photo.jsonLines().first)
         #expect(p.codes.contains("E102"), "\(p.codes)")
-        #expect((p["warnings"] as? [String] ?? []).contains { $0.contains("saved on this computer") })
+        #expect((warningMessages(p["warnings"]) ?? []).contains { $0.contains("saved on this computer") })
         let status = try scan.run(["products", "status", "--format", "json"])
         #expect(((status.jsonLines().first?["cache"]) as? [String: Any])?["products"] as? Int == 1)
     }
@@ -136,7 +136,7 @@ import Testing
         let photo = try runWrapped(scan, ["/usr/bin/unshare", "-n"], [ScanBinary.path("samples/barcode-only.jpg"), "--format", "json"],
                                    timeout: 60)
         #expect(photo.status == 0, "\(photo.stderr)")
-        let warnings = photo.jsonLines().first?["warnings"] as? [String] ?? []
+        let warnings = warningMessages(photo.jsonLines().first?["warnings"]) ?? []
         #expect(warnings.contains { $0.contains("online") && $0.contains("type the ingredients") }, "\(warnings)")
         let online = try runWrapped(scan, ["/usr/bin/unshare", "-n"], ["barcode", "4006381333931", "--online", "--format", "json"])
         #expect(online.status == 14, "\(online.stderr)")

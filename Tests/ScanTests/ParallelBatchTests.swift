@@ -11,7 +11,7 @@ import Testing
         stdout.split(separator: "\n").compactMap { line in
             guard let r = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
             let additives = (r["additives"] as? [[String: Any]] ?? []).map { "\($0["code"] ?? "")/\($0["badge"] ?? "")" }
-            return "\(r["input"] ?? "") \(additives) \(r["warnings"] ?? []) \(r["unmatched"] ?? [])"
+            return "\(r["input"] ?? "") \(additives) \(warningMessages(r["warnings"]) ?? []) \(r["unmatched"] ?? [])"
         }
     }
 

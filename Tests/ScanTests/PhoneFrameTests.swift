@@ -42,11 +42,11 @@ import Testing
         try #require(lines.count == 2)
         let small = try #require(lines[0]["ocr"] as? [String: Any])
         #expect((small["printHeight"] as? Double).map { $0 < 8 } == true, "print \(small["printHeight"] ?? "none")")
-        #expect((lines[0]["warnings"] as? [String])?.first?.hasPrefix("The print is too small in this photo. Take it closer") == true,
+        #expect((warningMessages(lines[0]["warnings"]))?.first?.hasPrefix("The print is too small in this photo. Take it closer") == true,
                 "\(lines[0]["warnings"] ?? "")")
         let sharp = try #require(lines[1]["ocr"] as? [String: Any])
         #expect((sharp["printHeight"] as? Double).map { $0 >= 8 } == true, "print \(sharp["printHeight"] ?? "none")")
-        #expect((lines[1]["warnings"] as? [String])?.contains { $0.hasPrefix("The print is too small") } == false)
+        #expect((warningMessages(lines[1]["warnings"]))?.contains { $0.hasPrefix("The print is too small") } == false)
     }
 
     /// A phone frame is read with one Tesseract engine, the Latin-script model without its
@@ -77,7 +77,7 @@ import Testing
         let ocr = try #require(r["ocr"] as? [String: Any])
         #expect(ocr["frames"] as? Int == 5)
         #expect((ocr["text"] as? String)?.isEmpty == false)
-        #expect((r["warnings"] as? [String])?.contains { $0.hasPrefix("Time ran out") } != true)
+        #expect((warningMessages(r["warnings"]))?.contains { $0.hasPrefix("Time ran out") } != true)
     }
 
     /// `--time-limit`: the first frame is always read in full, the others only while the
@@ -90,7 +90,7 @@ import Testing
         let r = try #require(run.jsonLines().first)
         let found = Set(r.codes.map { String($0.prefix { $0 != "(" }) })
         #expect(Set(["E171", "E210", "E481"]).isSubset(of: found), "found \(found.sorted())")
-        #expect((r["warnings"] as? [String])?.contains("Time ran out: 1 of 5 photos were read in full.") == true, "\(r["warnings"] ?? "")")
+        #expect((warningMessages(r["warnings"]))?.contains("Time ran out: 1 of 5 photos were read in full.") == true, "\(r["warnings"] ?? "")")
         #expect((r["ocr"] as? [String: Any])?["frame"] as? String == Self.frame("g0589"))
         let refused = try scan.run(["burst"] + Array(Self.burst("g0589").prefix(2)) + ["--time-limit", "-1"])
         #expect(refused.status == 64, "\(refused.stderr)")
@@ -102,7 +102,7 @@ import Testing
         let run = try scan.run(["burst"] + frames + ["--time-limit", "0", "--format", "json"], timeout: 180)
         #expect(run.status == 0, "\(run.stderr)")
         let r = try #require(run.jsonLines().first)
-        #expect((r["warnings"] as? [String])?.contains { $0.contains("1 of 3 photos could not be read") } == true)
+        #expect((warningMessages(r["warnings"]))?.contains { $0.contains("1 of 3 photos could not be read") } == true)
     }
 
     @Test func burstOfOnlyBadFilesIsACaptureError() throws {

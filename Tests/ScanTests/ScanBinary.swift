@@ -136,3 +136,8 @@ extension Dictionary where Key == String, Value == Any {
     func badge(_ code: String) -> String? { additives.first { $0["code"] as? String == code }?["badge"] as? String }
     var errorClass: String? { (self["error"] as? [String: Any])?["class"] as? String }
 }
+
+/// The words of a result's `warnings` (objects with `code` and `message`); nil when absent.
+func warningMessages(_ value: Any?) -> [String]? {
+    (value as? [[String: Any]])?.compactMap { $0["message"] as? String }
+}

@@ -107,13 +107,13 @@ import Testing
         #expect(named.status == 0, "\(named.stderr)")
         let report = try #require(named.jsonLines().first)
         #expect(report.codes.isEmpty)
-        #expect((report["warnings"] as? [String])?.first == "The label names sulphites (“sulphites”), which you asked to watch for.")
+        #expect((warningMessages(report["warnings"]))?.first == "The label names sulphites (“sulphites”), which you asked to watch for.")
         let carded = try scan.run(["text", "Apricots, preservative: sulphur dioxide. Contains sulphites.", "--avoid", "sulfites",
                                    "--format", "json"])
         let card = try #require(carded.jsonLines().first)
         #expect(card.codes == ["E220"])
         #expect(card.additives.first?["badge"] as? String == "red")
-        #expect((card["warnings"] as? [String]) == [])
+        #expect((warningMessages(card["warnings"])) == [])
         let terminal = try scan.run(["text", "Konservierungsstoff: Sulfite", "--avoid", "sulfites"])
         #expect(terminal.stdout.contains("Note: The label names sulphites (“Sulfite”)"), "\(terminal.stdout)")
         let unwatched = try scan.run(["text", "Konservierungsstoff: Sulfite"])
@@ -252,7 +252,7 @@ import Testing
         let r = try #require(run.jsonLines().first)
         #expect(r["fallbackUsed"] as? Bool == true)
         #expect((r["barcode"] as? [String: Any])?["digits"] as? String == "4006381333931")
-        let warnings = r["warnings"] as? [String] ?? []
+        let warnings = warningMessages(r["warnings"]) ?? []
         #expect(warnings.contains { $0.contains("online") && $0.contains("type the ingredients") }, "\(warnings)")
     }
 

@@ -29,7 +29,7 @@ import Testing
     static func warnings(_ p: Publisher) throws -> [String] {
         let run = try p.scan.run(["code", "E330", "--format", "json"])
         #expect(run.status == 0, "\(run.stderr)")
-        return run.jsonLines().first?["warnings"] as? [String] ?? []
+        return warningMessages(run.jsonLines().first?["warnings"]) ?? []
     }
 
     /// A one-time trust override used to stay in force: the forged pack installed, every later

@@ -14,7 +14,7 @@ public struct ScanReport: Sendable, Equatable {
     public var preprocessing: [String]
     public var timingsMs: Timings
     /// Recoverable problems and prompts for the shopper (low confidence, nothing found).
-    public var warnings: [String]
+    public var warnings: [ScanWarning]
     /// The photo with the words of each additive outlined, for the HTML page (not in JSON).
     public var photo: PhotoView?
     /// Whether the ingredients could be read: a result with none found means "no additives"
@@ -24,7 +24,7 @@ public struct ScanReport: Sendable, Equatable {
     public init(input: String, region: Region, versions: DataVersions, ocr: OCRSummary? = nil,
                 additives: [Finding] = [], unmatched: [String] = [], barcode: Barcode? = nil,
                 fallbackUsed: Bool = false, preprocessing: [String] = [], timingsMs: Timings = Timings(),
-                warnings: [String] = []) {
+                warnings: [ScanWarning] = []) {
         self.input = input; self.region = region
         self.dataVersion = versions.dataVersion; self.packVersion = versions.packVersion
         self.ocr = ocr; self.additives = additives; self.unmatched = unmatched; self.barcode = barcode

@@ -14,25 +14,23 @@ public protocol ProductCacheWriter: AnyObject {
 ///   one broken file must not hide the others.
 /// - An online failure is thrown as it came (`network_error`): the shopper asked for the
 ///   network, so they hear that it did not answer.
-/// - An online hit is handed to `cache` with the codes found in its text, so the next scan
-///   of that barcode needs no network. A cache write that fails never fails the lookup.
+/// - An online hit is handed to `cache` once the pipeline has assessed it (`assessed`), with
+///   the codes it found, so the next scan of that barcode needs no network. A cache write that
+///   fails never fails the lookup.
 public final class ProductSourceChain: ProductSource {
     private let local: [ProductSource]
     private let online: ProductSource?
     private let cache: ProductCacheWriter?
-    private let region: Region
-    private let codesFound: (String) -> [ECode]
     private let onLocalError: (Error) -> Void
+    /// The last online find, under the key it was found by, until the pipeline assesses it.
+    private var fresh: (product: Product, key: String)?
 
     /// `online` must be nil unless the shopper asked for the network (`--online` or the saved setting).
     public init(local: [ProductSource], online: ProductSource? = nil, cache: ProductCacheWriter? = nil,
-                region: Region = .eu, codesFound: @escaping (String) -> [ECode] = { _ in [] },
                 onLocalError: @escaping (Error) -> Void = { _ in }) {
         self.local = local
         self.online = online
         self.cache = cache
-        self.region = region
-        self.codesFound = codesFound
         self.onLocalError = onLocalError
     }
 
@@ -55,14 +53,19 @@ public final class ProductSourceChain: ProductSource {
         guard let online else { return nil }
         for key in keys {
             guard let found = try online.product(barcode: key) else { continue }
-            if let cache {
-                var kept = found
-                kept.barcode = key
-                try? cache.remember(kept, codesFound: codesFound(found.ingredientsText), region: region)
-            }
+            fresh = (found, key)
             return found
         }
         return nil
+    }
+
+    /// Caches the online find just assessed, with the codes the pipeline found in it.
+    public func assessed(_ product: Product, codes: [ECode], region: Region) {
+        guard let fresh, fresh.product == product else { return }
+        self.fresh = nil
+        var kept = product
+        kept.barcode = fresh.key
+        try? cache?.remember(kept, codesFound: codes, region: region)
     }
 
     /// The keys to ask for, best first: the canonical form, then (for an 8-digit UPC-E) its UPC-A form.

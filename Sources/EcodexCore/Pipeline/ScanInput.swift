@@ -19,18 +19,3 @@ public enum ScanInput: Sendable, Equatable {
         argument.allSatisfy({ $0.isNumber || $0 == " " || $0 == "-" }) ? .barcodeDigits(argument) : .barcodePhoto(path: argument)
     }
 }
-
-extension ScanPipeline {
-    /// Scans one input: the only entry the command line uses. Each case goes through the
-    /// stages its kind needs (a photo through reading, a code straight to the catalog).
-    public func scan(_ input: ScanInput, options: ScanOptions) throws -> ScanReport {
-        switch input {
-        case .image(let path): try scanImage(at: path, options: options)
-        case .burst(let paths): try scanBurst(at: paths, options: options)
-        case .text(let text, let label): try scanText(text, input: label, options: options)
-        case .code(let code): try scanCode(code, options: options)
-        case .barcodeDigits(let digits): try scanBarcode(digits, options: options)
-        case .barcodePhoto(let path): try scanBarcodePhoto(at: path, options: options)
-        }
-    }
-}

@@ -57,30 +57,51 @@ public final class ScanPipeline {
         return p
     }
 
-    /// The warning when OCR hit its time limit.
-    public static let readingStopped = "Reading this photo took too long, so some text may be missing. Rescan it in better light."
+    /// Scans one input: the one entry to the pipeline. Each kind goes through the stages it
+    /// needs (a photo through reading, a code straight to the catalog).
+    public func scan(_ input: ScanInput, options: ScanOptions) throws -> ScanReport {
+        switch input {
+        case .image(let path): try scanImage(at: path, options: options)
+        case .burst(let paths): try scanBurst(at: paths, options: options)
+        case .text(let text, let label): try scanText(text, input: label, options: options)
+        case .code(let code): try scanCode(code, options: options)
+        case .barcodeDigits(let digits): try scanBarcode(digits, options: options)
+        case .barcodePhoto(let path): try scanBarcodePhoto(at: path, options: options)
+        }
+    }
+
+    /// Scans many inputs, each on its own (`scan a.jpg b.jpg …`, a bench run), handing `each` the
+    /// results in input order. When every input is a photo, the reader reads them on as many
+    /// cores as it has engines for, at most `ahead` past the last one handed on; each reading is
+    /// parsed and assessed here, one after the other, so a result is handed on as soon as it and
+    /// the inputs before it are done. An input that fails gives its error in its place.
+    public func scan(_ inputs: [ScanInput], options: ScanOptions, ahead: Int = 4,
+                     each: (Int, Result<ScanReport, Error>) -> Void) {
+        let paths = inputs.compactMap { if case .image(let path) = $0 { path } else { nil } }
+        guard paths.count == inputs.count else {
+            for (i, input) in inputs.enumerated() { each(i, Result { try scan(input, options: options) }) }
+            return
+        }
+        scanImages(at: paths, options: options, ahead: ahead, each: each)
+    }
 
     /// Scans one label photo.
-    public func scanImage(at path: String, options: ScanOptions) throws -> ScanReport {
+    private func scanImage(at path: String, options: ScanOptions) throws -> ScanReport {
         guard let reader else { throw ScanError.ocrUnavailable }
         let start = Clock.now()
         return try report(reading: try reader.read(imageAt: path), path: path, options: options, start: start)
     }
 
-    /// Scans many label photos, each on its own (`scan a.jpg b.jpg …`): the reader reads them
-    /// on as many cores as it has engines for, at most `ahead` past the last one handed on, and
-    /// each reading is parsed and assessed here, one after the other, so `each` gets the results
-    /// in input order, each as soon as it and the photos before it are read. A photo that fails
-    /// gives its error in its place.
-    public func scanImages(at paths: [String], options: ScanOptions, ahead: Int = 4,
-                           each: (String, Result<ScanReport, Error>) -> Void) {
+    /// Photos read in parallel (`scan(_:options:ahead:each:)`).
+    private func scanImages(at paths: [String], options: ScanOptions, ahead: Int,
+                            each: (Int, Result<ScanReport, Error>) -> Void) {
         guard let reader else {
-            for p in paths { each(p, .failure(ScanError.ocrUnavailable)) }
+            for i in paths.indices { each(i, .failure(ScanError.ocrUnavailable)) }
             return
         }
         reader.read(imagesAt: paths, ahead: ahead) { i, reading in
             let start = Clock.now()
-            each(paths[i], Result {
+            each(i, Result {
                 var report = try self.report(reading: try reading.get(), path: paths[i], options: options, start: start)
                 // Read in parallel: the photo's own stage times, not the wall time of the batch.
                 report.timingsMs.total += report.timingsMs.preprocess + report.timingsMs.ocr
@@ -91,7 +112,7 @@ public final class ScanPipeline {
 
     /// The report of one photo's reading: parse, assess, warnings, barcode fallback.
     private func report(reading ocr: OCRResult, path: String, options: ScanOptions, start: Double) throws -> ScanReport {
-        var report = try assess(text: ocr.text, words: ocr.words, input: path, options: options)
+        var report = try assess(text: ocr.text, words: ocr.words, input: path, options: options, notingNothingFound: false)
         report.preprocessing = ocr.steps
         report.timingsMs.preprocess = ocr.preprocessMs
         report.timingsMs.ocr = ocr.ocrMs
@@ -101,15 +122,17 @@ public final class ScanPipeline {
             report.photo = PhotoView.make(preview: preview, words: ocr.words, findings: report.additives)
         }
         if low {
-            report.warnings.insert(Self.smallPrint(ocr) ? Self.printTooSmall : Self.hardToRead, at: 0)
+            report.warnings.insert(Self.smallPrint(ocr) ? .printTooSmall(photos: false) : .hardToRead(photos: false), at: 0)
         }
         if ocr.timedOut {
-            report.warnings.insert(ScanPipeline.readingStopped, at: 0)
+            report.warnings.insert(.readingStopped, at: 0)
         }
         var usedProduct = false
         if low || report.additives.isEmpty {
             usedProduct = try barcodeFallback(&report, imageAt: path, options: options)
         }
+        // Said after the fallback: a barcode found in the photo answers instead.
+        if report.additives.isEmpty && !report.fallbackUsed { report.warnings.append(.nothingFound) }
         report.status = usedProduct ? .read : Self.status(unsure: low, cutShort: ocr.timedOut, found: !report.additives.isEmpty)
         report.timingsMs.total = Clock.since(start)
         return report
@@ -130,7 +153,7 @@ public final class ScanPipeline {
     /// a warning; when none can be read, the first frame's error is thrown. The frames after
     /// the first are read while `options.burstSeconds` last; a warning says how many were
     /// read in full when time ran out.
-    public func scanBurst(at paths: [String], options: ScanOptions) throws -> ScanReport {
+    private func scanBurst(at paths: [String], options: ScanOptions) throws -> ScanReport {
         guard let reader else { throw ScanError.ocrUnavailable }
         guard let first = paths.first else { throw ScanError.noPhotos }
         let start = Clock.now()
@@ -178,33 +201,22 @@ public final class ScanPipeline {
             report.photo = PhotoView.make(preview: preview, words: best.ocr.words, findings: inFrame)
         }
         if readings.count < paths.count {
-            report.warnings.insert("\(paths.count - readings.count) of \(paths.count) photos could not be read and were skipped.", at: 0)
+            report.warnings.insert(.photosSkipped(skipped: paths.count - readings.count, of: paths.count), at: 0)
         }
         let cut = readings.filter(\.ocr.outOfTime).count
         if cut > 0 {
-            report.warnings.append("Time ran out: \(readings.count - cut) of \(paths.count) photos were read in full.")
+            report.warnings.append(.timeRanOut(readInFull: readings.count - cut, of: paths.count))
         }
         if low && report.additives.isEmpty {
-            report.warnings.insert(Self.smallPrint(best.ocr) ? Self.printTooSmallInFrames : Self.framesHardToRead, at: 0)
+            report.warnings.insert(Self.smallPrint(best.ocr) ? .printTooSmall(photos: true) : .hardToRead(photos: true), at: 0)
         }
         if readings.contains(where: { $0.ocr.timedOut }) {
-            report.warnings.insert(ScanPipeline.readingStopped, at: 0)
+            report.warnings.insert(.readingStopped, at: 0)
         }
         report.status = Self.status(unsure: low, cutShort: best.ocr.timedOut, found: !report.additives.isEmpty)
         report.timingsMs.total = Clock.since(start)
         return report
     }
-
-    /// An unsure reading's prompt to rescan.
-    public static let hardToRead =
-        "The photo was hard to read. Rescan it closer and in good light, scan the barcode, or type the ingredients."
-    public static let framesHardToRead =
-        "The photos were hard to read. Rescan closer and in good light, scan the barcode, or type the ingredients."
-    /// The prompt when the print itself was too small (`smallPrintBelow`): light will not help, distance will.
-    public static let printTooSmall =
-        "The print is too small in this photo. Take it closer, scan the barcode, or type the ingredients."
-    public static let printTooSmallInFrames =
-        "The print is too small in these photos. Take them closer, scan the barcode, or type the ingredients."
 
     /// Print whose characters are under this many pixels high in the photo is too small to read
     /// (`OCRResult.printHeight`). On the annotated frames of the real development set's first 80
@@ -230,29 +242,22 @@ public final class ScanPipeline {
         guard let barcodeReader, let code = (try? barcodeReader.barcodes(inImageAt: path))?.first else { return false }
         report.barcode = code
         report.fallbackUsed = true
-        report.warnings.removeAll { $0 == ScanPipeline.nothingFound }
         guard let product = try products?.product(barcode: code.digits) else {
-            report.warnings.append(products?.searchesOnline ?? false
-                ? "Barcode \(code.digits) is not saved on this computer, and Open Food Facts has no ingredient list for it. Type the ingredients instead."
-                : "Barcode \(code.digits) is not saved on this computer. Look it up online, or type the ingredients.")
+            report.warnings.append(.barcodeUnknown(digits: code.digits, searchedOnline: products?.searchesOnline ?? false))
             return false
         }
-        let fromProduct = try assess(text: product.ingredientsText, words: nil, input: path, options: options)
+        let fromProduct = try assess(product, input: path, options: options)
         for f in fromProduct.additives where !report.additives.contains(where: { $0.code == f.code }) {
             report.additives.append(f)
         }
         for u in fromProduct.unmatched where !report.unmatched.contains(u) { report.unmatched.append(u) }
-        report.warnings.append("Used the ingredients \(product.source) for barcode \(code.digits).")
+        report.warnings.append(.usedProduct(source: product.source, digits: code.digits))
         return true
     }
 
-    /// On every result while the data was installed from a pack the program's keys do not accept.
-    public static let unverifiedData = "This additive data was not signed by the keys built into Ecodex; results may differ from published data."
-    static let nothingFound = "No additives found. Scan the barcode or type the ingredients to check again."
-
     /// Looks up a product by barcode (`scan barcode 4006381333931`) and checks its ingredients.
     /// Throws `parse_error` for a number that is not a valid barcode and `lookup_error` when no source knows it.
-    public func scanBarcode(_ typed: String, options: ScanOptions) throws -> ScanReport {
+    private func scanBarcode(_ typed: String, options: ScanOptions) throws -> ScanReport {
         let start = Clock.now()
         guard let gtin = GTIN.lookupKeys(typed: typed).first else {
             throw ScanError.notABarcode(typed)
@@ -261,9 +266,9 @@ public final class ScanPipeline {
         guard let product = try products?.product(barcode: digits) else {
             throw ProductError.unknown(digits: digits, searchedOnline: products?.searchesOnline ?? false)
         }
-        var report = try assess(text: product.ingredientsText, words: nil, input: digits, options: options)
+        var report = try assess(product, input: digits, options: options)
         report.barcode = Barcode(symbology: gtin.symbology, digits: digits)
-        report.warnings.append("Used the ingredients \(product.source) for barcode \(digits).")
+        report.warnings.append(.usedProduct(source: product.source, digits: digits))
         report.timingsMs.total = Clock.since(start)
         return report
     }
@@ -273,7 +278,7 @@ public final class ScanPipeline {
     /// it stands for (its 8 digits are not an EAN-8).
     ///
     /// - Throws: `capture_error` when the photo cannot be read or shows no barcode, else as `scanBarcode`.
-    public func scanBarcodePhoto(at path: String, options: ScanOptions) throws -> ScanReport {
+    private func scanBarcodePhoto(at path: String, options: ScanOptions) throws -> ScanReport {
         guard let barcodeReader else { throw ScanError.barcodeReaderUnavailable }
         guard let found = try barcodeReader.barcodes(inImageAt: path).first else {
             throw ScanError.noBarcodeInPhoto
@@ -289,7 +294,7 @@ public final class ScanPipeline {
     /// Scans typed ingredient text.
     ///
     /// - Throws: `parse_error` for text longer than `maxTextBytes`.
-    public func scanText(_ text: String, input: String = "text", options: ScanOptions) throws -> ScanReport {
+    private func scanText(_ text: String, input: String, options: ScanOptions) throws -> ScanReport {
         let start = Clock.now()
         guard text.utf8.count <= Self.maxTextBytes else {
             throw ScanError.textTooLong(bytes: text.utf8.count, limit: Self.maxTextBytes)
@@ -300,7 +305,7 @@ public final class ScanPipeline {
     }
 
     /// Looks up a single code (`scan code E120`). Throws `lookup_error` when unknown.
-    public func scanCode(_ text: String, options: ScanOptions) throws -> ScanReport {
+    private func scanCode(_ text: String, options: ScanOptions) throws -> ScanReport {
         let start = Clock.now()
         guard let code = ECode(text) else {
             throw ScanError.notACode(text)
@@ -311,20 +316,46 @@ public final class ScanPipeline {
         let mention = Mention(code: code, matchedText: [text], span: 0..<text.utf8.count, kind: .code)
         var report = ScanReport(input: text, region: options.preferences.region, versions: catalog.versions,
                                 additives: [finding(additive, mention: mention, options: options)])
-        if !catalog.dataIsVerified { report.warnings.insert(ScanPipeline.unverifiedData, at: 0) }
+        if !catalog.dataIsVerified { report.warnings.insert(.untrustedData, at: 0) }
         report.timingsMs.total = Clock.since(start)
         return report
     }
 
-    private func assess(text: String, words: [OCRWord]?, input: String, options: ScanOptions) throws -> ScanReport {
-        let t0 = Clock.now()
-        let parsed = try parser().parse(text, words: words)
-        var report = try report(from: parsed, input: input, options: options)
-        report.timingsMs.parse = Clock.between(t0, Clock.now()) - report.timingsMs.assess
+    private func assess(text: String, words: [OCRWord]?, input: String, options: ScanOptions,
+                        notingNothingFound: Bool = true) throws -> ScanReport {
+        try assessed(text: text, words: words, input: input, options: options, notingNothingFound: notingNothingFound).report
+    }
+
+    /// A product's ingredients, assessed; the product source is told the codes found in them
+    /// (an online find is cached with them).
+    private func assess(_ product: Product, input: String, options: ScanOptions) throws -> ScanReport {
+        let (report, codes) = try assessed(text: product.ingredientsText, words: nil, input: input, options: options)
+        products?.assessed(product, codes: codes, region: options.preferences.region)
         return report
     }
 
-    func report(from parsed: ParseResult, input: String, options: ScanOptions) throws -> ScanReport {
+    /// The report of `text`, and the distinct codes it names in order, each as the store files it.
+    private func assessed(text: String, words: [OCRWord]?, input: String, options: ScanOptions,
+                          notingNothingFound: Bool = true) throws -> (report: ScanReport, codes: [ECode]) {
+        let t0 = Clock.now()
+        let parsed = try parser().parse(text, words: words)
+        var codes: [ECode] = []
+        var report = try report(from: parsed, input: input, options: options, notingNothingFound: notingNothingFound,
+                                codes: &codes)
+        report.timingsMs.parse = Clock.between(t0, Clock.now()) - report.timingsMs.assess
+        return (report, codes)
+    }
+
+    func report(from parsed: ParseResult, input: String, options: ScanOptions,
+                notingNothingFound: Bool = true) throws -> ScanReport {
+        var codes: [ECode] = []
+        return try report(from: parsed, input: input, options: options, notingNothingFound: notingNothingFound, codes: &codes)
+    }
+
+    /// Resolves, merges and assesses the mentions of `parsed`; `codes` gets the distinct codes
+    /// named, in order, each as the store files it (the code as named when the store lacks it).
+    private func report(from parsed: ParseResult, input: String, options: ScanOptions, notingNothingFound: Bool,
+                        codes: inout [ECode]) throws -> ScanReport {
         let t1 = Clock.now()
         var findings: [Finding] = []
         var unmatched = parsed.unmatched
@@ -339,6 +370,11 @@ public final class ScanPipeline {
         for m in parsed.mentions where seenCodes.insert(m.code).inserted {
             distinct.append(m.code)
             if let a = try catalog.additive(code: m.code) { stored[m.code] = a; inStore.append(m.code) }
+        }
+        var named = Set<ECode>()
+        codes = distinct.compactMap { c in
+            let filed = stored[c]?.code ?? c
+            return named.insert(filed).inserted ? filed : nil
         }
         let card = ECode.cards(for: inStore)
         var resolved: [ECode: (code: ECode, additive: Additive?)] = [:]
@@ -369,17 +405,17 @@ public final class ScanPipeline {
         }
         var report = ScanReport(input: input, region: options.preferences.region, versions: catalog.versions,
                                 additives: findings, unmatched: unmatched)
-        if !catalog.dataIsVerified { report.warnings.append(ScanPipeline.unverifiedData) }
+        if !catalog.dataIsVerified { report.warnings.append(.untrustedData) }
         // A sensitivity the shopper watches for that the label names in words of its own
         // (`preservative: sulphites`), when no card already carries its caution.
         let carried = Set(findings.compactMap { stored[$0.code]?.population }.joined())
         for n in parsed.named where options.preferences.sensitivities.contains(n.sensitivity)
             && !carried.contains(where: { RiskEngine.cautionSensitivity[$0] == n.sensitivity }) {
-            report.warnings.append(RiskEngine.namedOnLabel(n))
+            report.warnings.append(.namedOnLabel(n.sensitivity, text: n.text))
         }
         report.timingsMs.assess = Clock.since(t1)
-        if findings.isEmpty {
-            report.warnings.append(ScanPipeline.nothingFound)
+        if findings.isEmpty && notingNothingFound {
+            report.warnings.append(.nothingFound)
         }
         return report
     }

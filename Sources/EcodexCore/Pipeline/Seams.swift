@@ -112,8 +112,12 @@ public protocol ProductSource: AnyObject {
     /// True when a miss means the online database was asked too (the prompt then
     /// need not suggest going online). Default: false.
     var searchesOnline: Bool { get }
+    /// Told the codes the pipeline found in a product's ingredients (to cache an online find
+    /// with them, unparsed again). Default: nothing.
+    func assessed(_ product: Product, codes: [ECode], region: Region)
 }
 
 extension ProductSource {
     public var searchesOnline: Bool { false }
+    public func assessed(_ product: Product, codes: [ECode], region: Region) {}
 }

@@ -62,7 +62,7 @@ public enum HTMLRenderer {
                     "<li><span class=\"badge badge-\(badge.rawValue)\">\(badge.symbol) \(cards.filter { $0.badge == badge }.count) \(badge.label)</span></li>"
                 }.joined() + "</ul>\n"
             }
-            for w in r.warnings { h += "<p class=\"note\" role=\"note\">\(esc(w))</p>\n" }
+            for w in r.warnings { h += "<p class=\"note\" role=\"note\">\(esc(w.message))</p>\n" }
             for (n, f) in cards.enumerated() {
                 h += card(f, number: r.photo == nil ? nil : n + 1, input: r.input)
             }

@@ -41,7 +41,7 @@ public struct TextRenderer: Sendable {
     public func render(_ r: ScanReport) -> String {
         var out: [String] = []
         out.append(bold("\(r.input): \(Self.headline(r))"))
-        for w in r.warnings { out.append(contentsOf: wrap("Note: \(w)", indent: "")) }
+        for w in r.warnings { out.append(contentsOf: wrap("Note: \(w.message)", indent: "")) }
         if showText, let ocr = r.ocr {
             out.append("")
             let from = ocr.frame.map { " from \($0)" } ?? ""

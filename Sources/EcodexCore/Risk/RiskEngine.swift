@@ -127,18 +127,6 @@ public enum RiskEngine {
         return "\(now.approved ? "Allowed" : "Not allowed") until \(day.spoken); then \(then)."
     }
 
-    /// The note for a sensitivity the shopper watches for that the label names in words of its own
-    /// (`preservative: sulphites`): no additive's card says it, so the report does.
-    public static func namedOnLabel(_ n: NamedSensitivity) -> String {
-        let what: String = switch n.sensitivity {
-        case .sulphites: "sulphites"
-        case .caffeine: "caffeine"
-        case .shellfish: "shellfish"
-        case .pku: "phenylalanine"
-        }
-        return "The label names \(what) (“\(n.text)”), which you asked to watch for."
-    }
-
     /// The words a reason uses for a population caution id.
     public static func cautionLabel(_ caution: String) -> String {
         switch caution {
