@@ -125,6 +125,11 @@ enum Failure {
         case .notKeyValue(let line): ("Line \(line) of the preferences file is not `key = value`.", .resetPreferences)
         case .unknownKey(let key, let known): ("Unknown preference \"\(key)\". Use one of: \(known.joined(separator: ", ")).", nil)
         case .badValue(let key, let value, let allowed): ("\"\(value)\" is not a valid \(key). Use \(allowed).", nil)
+        case .atLine(let path, let line, let text, .notKeyValue):
+            ("Line \(line) of \(path) (\"\(text)\") is not `key = value`.", .resetPreferences)
+        case .atLine(let path, let line, _, .unknownKey(let key, _)):
+            ("Line \(line) of \(path): unknown preference \"\(key)\", ignored.", nil)
+        case .atLine(let path, let line, _, let inner): ("Line \(line) of \(path): \(words(inner).0)", .resetPreferences)
         }
     }
 
@@ -357,7 +362,7 @@ extension Advice {
         switch self {
         case .rebuildStore: "Run `scan store rebuild` to restore it."
         case .resetHistory: "Run `scan history reset` to set it aside and start a new one."
-        case .resetPreferences: "Fix the line, or run `scan prefs reset` to start from the defaults."
+        case .resetPreferences: "Fix it in the file, or set it again with `scan prefs set KEY VALUE` (or start over: `scan prefs reset`)."
         case .typeIngredients: "Or type the ingredients with `scan text`."
         case .lookUpOnline: "Retry with --online to look it up, or type the ingredients with `scan text`."
         case .importProducts: "Import the product file again with `scan products import FILE`."
@@ -375,7 +380,7 @@ extension Advice {
         switch self {
         case .rebuildStore: [["store", "rebuild"]]
         case .resetHistory: [["history", "reset"]]
-        case .resetPreferences: [["prefs", "reset"]]
+        case .resetPreferences: [["prefs", "set", "KEY", "VALUE"], ["prefs", "reset"]]
         case .typeIngredients: [["text", "TEXT"]]
         case .lookUpOnline: [["barcode", "4006381333931", "--online"], ["text", "TEXT"]]
         case .importProducts, .importProductsReplacing: [["products", "import", "FILE"]]

@@ -62,7 +62,7 @@ struct ShopperOptions: ParsableArguments {
     /// Saved preferences with this run's flags on top.
     func preferences() throws -> Preferences {
         let env = ProcessInfo.processInfo.environment
-        var saved = try PreferencesFile.load(from: PreferencesFile.defaultURL(environment: env))
+        var saved = try PrefsCommand.load()
         do {
             if region.lowercased() != "auto" { try saved.set("region", region) }
             if let diet { try saved.set("diet", diet) }
@@ -78,7 +78,7 @@ struct ShopperOptions: ParsableArguments {
     /// True when this run may use the network: `--online`/`--no-online`, else the saved `online` setting.
     func networkAllowed() throws -> Bool {
         if let online { return online }
-        return try PreferencesFile.load(from: PreferencesFile.defaultURL(environment: ProcessInfo.processInfo.environment)).online
+        return try PrefsCommand.load().online
     }
 
     /// The scan options for this run: preferences plus regions to compare.

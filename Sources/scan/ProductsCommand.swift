@@ -72,7 +72,7 @@ struct ProductsCommand: ParsableCommand {
                 let env = ProcessInfo.processInfo.environment
                 let cached = try UserStore.cachedProductCount(location: location)
                 let info = try ProductDataset(location: location).info()
-                let online = try PreferencesFile.load(from: PreferencesFile.defaultURL(environment: env)).online
+                let online = try PrefsCommand.load().online
                 let url = URLText.redacted(env["ECODEX_OFF_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? OpenFoodFactsClient.defaultBaseURL)
                 if format == .json {
                     var object: [String: Any] = ["cache": ["products": cached, "path": location.userPath.path],
