@@ -90,6 +90,7 @@ struct BurstCommand: ParsableCommand {
         do {
             let (scanner, history) = try Wiring.imageScanner(reading: reading, shopper: shopper, region: options.preferences.region)
             let report = try scanner.scan(.burst(paths: frames), options: options)
+            Failure.noteSkipped(report.skippedFrames)
             Wiring.remember(report, history: history)
             out.report(report, separate: false)
         } catch {

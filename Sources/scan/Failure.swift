@@ -320,6 +320,14 @@ enum Failure {
         return e.errorClass.exitCode
     }
 
+    /// Why each skipped photo of a burst could not be read, one note a photo on standard error.
+    static func noteSkipped(_ frames: [SkippedFrame]) {
+        for f in frames {
+            let why = text(classify(f.error))
+            FileHandle.standardError.write(Data("scan: note: photo \(f.frame) (\(f.path)) was skipped: \(why)\n".utf8))
+        }
+    }
+
     /// The message of a library error, or the system's words for any other error: for the
     /// notes that do not fail a command (history not saved, a product list skipped).
     static func message(of error: Error) -> String {
