@@ -259,6 +259,7 @@ enum Wiring {
     /// Keeps a result in the local history. A history problem never fails a scan:
     /// the shopper still gets the result, with a note on standard error.
     static func remember(_ report: ScanReport, history: UserStore?) {
+        Failure.noteBarcodeOffline(report)
         guard let history else { return }
         do {
             _ = try history.recordScan(report)

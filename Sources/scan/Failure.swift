@@ -163,7 +163,7 @@ enum Failure {
         case .empty(let path): "The file \(path) is empty. Take the photo again or type the ingredients."
         case .notAnImage: "This file is not a readable photo (JPEG, PNG, HEIC, TIFF, WebP or BMP). Take the photo again or type the ingredients."
         case .unsupported(_, let format, _):
-            "This \(format) photo cannot be read on this computer. Save it as JPEG, or run scripts/setup.sh."
+            "This \(format) photo cannot be read on this computer. Save it as JPEG and scan that."
         case .tooLarge(let width, let height, let maxPixels, _):
             "This image is too large (\(width)×\(height) pixels). Use a photo under \(maxPixels / 1_000_000) megapixels, or crop to the ingredient list."
         case .tooThin(let width, let height, _, _):
@@ -186,11 +186,37 @@ enum Failure {
         case .noLanguageData(let folder):
             ("No OCR language data was found in \(folder). The label languages (eng, deu, fra, spa, ita, nld) need installing.", .installOCR)
         case .languageMissing(let language, let folder):
-            ("OCR language '\(language)' is not installed: \(language).traineddata is missing from \(folder) (Debian package tesseract-ocr-\(language)), or choose another language.",
-             .installOCR)
+            ("OCR language '\(language)' is not installed in \(folder). \(installedLanguages(folder))", nil)
         case .recognitionFailed: ("The text on this photo could not be read. Take the photo again or type the ingredients.", nil)
         case .notRead: ("This photo was not read.", nil)
         }
+    }
+
+    /// The languages a `--lang` may name here, read from the folder searched: never a package
+    /// name guessed from a code that may not be a language at all.
+    static func installedLanguages(_ folder: String) -> String {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        let names = files.filter { $0.hasSuffix(".traineddata") }.map { String($0.dropLast(12)) }.sorted()
+        guard !names.isEmpty else { return "No languages are installed there." }
+        return "Use --lang with installed ones: \(names.prefix(20).joined(separator: "+"))\(names.count > 20 ? ", …" : "")."
+    }
+
+    /// What the shopper can do about a barcode this computer does not know, when lookups are off.
+    static func noteBarcodeOffline(_ report: ScanReport) {
+        guard let code = report.barcode, report.fallbackUsed,
+              report.warnings.contains(where: { $0.hasPrefix("Barcode \(code.digits) is not saved") }) else { return }
+        let note = "scan: note: barcode \(code.digits): \(Advice.lookUpOnline.sentence)\n"
+        FileHandle.standardError.write(Data(note.utf8))
+    }
+
+    /// A pack source folder that is not there (a pack command run outside the repository).
+    static func noPackSource(_ path: String) -> EcodexError {
+        .update("There is no pack source folder at \(path). Give one with --source (packs/base in the source repository).")
+    }
+
+    /// An ingredient-texts file that cannot be read by `pack validate`.
+    static func noTexts(_ path: String) -> EcodexError {
+        .update("Cannot read the ingredient texts at \(path). Give a JSON Lines file with --texts.")
     }
 
     static func words(_ e: StoreError) -> (String, Advice?) {
@@ -377,7 +403,7 @@ extension Advice {
         case .importProductsReplacing: "Import without --add to replace it: `scan products import FILE`."
         case .chooseDataFolder: "Choose another folder with --data-dir or ECODEX_DATA_DIR."
         case .retryUpdate: "Run `scan update` again when online."
-        case .installOCR: "Run scripts/setup.sh to install it."
+        case .installOCR: "Install Tesseract and its language data (Debian: tesseract-ocr-eng), or type the ingredients with `scan text`."
         case .listHistory: "Run `scan history` to see the numbers."
         }
     }
@@ -394,7 +420,7 @@ extension Advice {
         case .importProducts, .importProductsReplacing: [["products", "import", "FILE"]]
         case .chooseDataFolder: [["code", "E330", "--data-dir", "DIR"]]
         case .retryUpdate: [["update", "URL"]]
-        case .installOCR: [["!scripts/setup.sh"]]
+        case .installOCR: [["text", "TEXT"]]
         case .listHistory: [["history"]]
         }
     }
