@@ -63,11 +63,7 @@ struct HistoryCommand: ParsableCommand {
         func run() throws {
             let entries = try withStoreErrors { try UserStore(location: Wiring.location(dataDir)).history(limit: limit) }
             if entries.isEmpty { print("No scans yet."); return }
-            let dates = ISO8601DateFormatter()
-            for e in entries {
-                let codes = e.codes.isEmpty ? "no additives" : e.codes.joined(separator: " ")
-                print("#\(e.id)  \(dates.string(from: e.scannedAt))  \(e.input)  \(e.region)  \(e.flagged) flagged, \(e.neutral) neutral  \(codes)")
-            }
+            print(HistoryText.list(entries))
         }
     }
 
@@ -81,10 +77,7 @@ struct HistoryCommand: ParsableCommand {
                 throw withClass(.lookup("There is no scan #\(id).", advice: .listHistory))
             }
             if format == .text {
-                print("Scan #\(entry.id) of \(entry.input), \(ISO8601DateFormatter().string(from: entry.scannedAt)):")
-                print("\(entry.flagged) flagged, \(entry.neutral) neutral, region \(entry.region)")
-                print("Additives: " + (entry.codes.isEmpty ? "none found" : entry.codes.joined(separator: ", ")))
-                print("Data \(entry.dataVersion) · pack \(entry.packVersion). Use --format json for the full result.")
+                print(HistoryText.show(entry, renderer: TextRenderer()))
             } else {
                 print(entry.json)
             }
