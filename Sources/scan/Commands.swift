@@ -31,7 +31,10 @@ struct ImageCommand: ParsableCommand {
         }
         // Several photos are read in parallel (one engine per core, `--jobs`), printed in input order.
         var i = 0
+        let progress = images.count > 1 ? WorkProgress("scan", total: images.count, noun: "photos", printsAsItGoes: true) : nil
+        defer { progress?.finish() }
         scanner.scanImages(at: images, options: options, ahead: 16 * max(1, reading.workers)) { image, result in
+            defer { progress?.step(image) }
             switch result {
             case .success(let report):
                 Wiring.remember(report, history: history)
@@ -89,7 +92,10 @@ struct BurstCommand: ParsableCommand {
         var out = Output(format: shopper.format, showText: reading.showText)
         do {
             let (scanner, history) = try Wiring.imageScanner(reading: reading, shopper: shopper, region: options.preferences.region)
+            let progress = WorkProgress("scan burst", total: frames.count, noun: "photos")
+            progress.start("reading")
             let report = try scanner.scan(.burst(paths: frames), options: options)
+            progress.finish(done: frames.count - report.skippedFrames.count)
             Failure.noteSkipped(report.skippedFrames)
             Wiring.remember(report, history: history)
             out.report(report, separate: false)
