@@ -11,7 +11,7 @@ struct ImageCommand: ParsableCommand {
         abstract: "Scan label photos (JPEG, HEIC, PNG, TIFF, WebP, BMP). This is the default: `scan label.jpg`."
     )
 
-    @Argument(help: "One or more label photos.")
+    @Argument(help: "One or more label photos; - reads one from standard input.", completion: .file())
     var images: [String]
 
     @OptionGroup var reading: ReadingOptions
@@ -20,6 +20,7 @@ struct ImageCommand: ParsableCommand {
 
     func run() throws {
         let options = try shopper.scanOptions()
+        let images = try StandardInputPhoto.resolve(self.images)
         var out = Output(format: shopper.format, showText: reading.showText)
         let scanner: ScanPipeline
         var history: UserStore?

@@ -205,8 +205,12 @@ enum Failure {
     static func noteBarcodeOffline(_ report: ScanReport) {
         guard let code = report.barcode, report.fallbackUsed,
               report.warnings.contains(where: { $0.hasPrefix("Barcode \(code.digits) is not saved") }) else { return }
-        let note = "scan: note: barcode \(code.digits): \(Advice.lookUpOnline.sentence)\n"
-        FileHandle.standardError.write(Data(note.utf8))
+        Quiet.note("scan: note: barcode \(code.digits): \(Advice.lookUpOnline.sentence)")
+    }
+
+    /// `-o FILE` that cannot be written.
+    static func cannotWriteOutput(_ path: String, reason: String) -> String {
+        "Cannot write the result to \(path): \(reason). Choose a file in a folder you can write to."
     }
 
     /// A pack source folder that is not there (a pack command run outside the repository).
@@ -350,7 +354,7 @@ enum Failure {
     static func noteSkipped(_ frames: [SkippedFrame]) {
         for f in frames {
             let why = text(classify(f.error))
-            FileHandle.standardError.write(Data("scan: note: photo \(f.frame) (\(f.path)) was skipped: \(why)\n".utf8))
+            Quiet.note("scan: note: photo \(f.frame) (\(f.path)) was skipped: \(why)")
         }
     }
 

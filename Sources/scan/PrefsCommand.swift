@@ -69,7 +69,7 @@ struct PrefsCommand: ParsableCommand {
         for problem in problems {
             var line = "scan: warning: \(Failure.message(of: problem))"
             if dropped, case .atLine(_, _, let text, _) = problem { line += " Removed from the file: \(text)" }
-            FileHandle.standardError.write(Data((line + "\n").utf8))
+            Quiet.note(line)
         }
     }
 }

@@ -28,7 +28,7 @@ final class WorkProgress: @unchecked Sendable {
          isTerminal: Bool = isatty(STDERR_FILENO) == 1, clock: @escaping () -> Double = WorkProgress.monotonicSeconds,
          write: @escaping (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
         self.command = command; self.total = total; self.noun = noun
-        enabled = isTerminal && !(printsAsItGoes && isatty(STDOUT_FILENO) == 1)
+        enabled = isTerminal && !Quiet.on && !(printsAsItGoes && isatty(STDOUT_FILENO) == 1)
         escapes = environment["TERM"] != "dumb" && environment["NO_COLOR"] == nil
         self.clock = clock; self.write = write
         started = clock()

@@ -85,9 +85,11 @@ struct HistoryCommand: ParsableCommand {
     }
 
     struct Clear: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "clear", abstract: "Delete all saved results.")
+        static let configuration = CommandConfiguration(commandName: "clear", abstract: "Delete all saved results (asks first on a terminal).")
         @Option(help: "Folder for the store and history.") var dataDir: String?
+        @Flag(name: [.short, .long], help: "Delete without asking (needed when not on a terminal).") var yes = false
         func run() throws {
+            guard try Confirmation.clearHistory(yes: yes) else { print("Nothing was deleted."); return }
             try withStoreErrors { try UserStore(location: Wiring.location(dataDir)).clearHistory() }
             print("History cleared.")
         }
