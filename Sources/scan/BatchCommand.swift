@@ -66,6 +66,7 @@ struct BatchCommand: ParsableCommand {
         var index = 0, failures = 0
         let progress = WorkProgress("scan batch", total: WorkProgress.photosListed(in: manifest, taken: { shard.takes($0) && !done.contains($1) }),
                                 noun: "photos", printsAsItGoes: true)
+        progress.start()
         while let line = lines.next() {
             let path = line.trimmingCharacters(in: .whitespaces)
             if path.isEmpty || path.hasPrefix("#") { continue }

@@ -126,6 +126,7 @@ struct BenchCommand: ParsableCommand {
         defer { if let scratchStore { try? FileManager.default.removeItem(atPath: scratchStore) } }
 
         let progress = WorkProgress("scan bench", total: items.count, noun: "images")
+        progress.start()
         var ecodex: [ImageScore] = []
         if workers == 1 {
             for item in items {

@@ -33,6 +33,7 @@ struct ImageCommand: ParsableCommand {
         // Several photos are read in parallel (one engine per core, `--jobs`), printed in input order.
         var i = 0
         let progress = images.count > 1 ? WorkProgress("scan", total: images.count, noun: "photos", printsAsItGoes: true) : nil
+        progress?.start()
         defer { progress?.finish() }
         scanner.scanImages(at: images, options: options, ahead: 16 * max(1, reading.workers)) { image, result in
             defer { progress?.step(image) }

@@ -83,6 +83,20 @@ import Testing
         return (p.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
+    /// The bench counts images (its Tesseract baseline on a line of its own), not both passes as one total.
+    @Test func theBenchCountsImages() throws {
+        let scan = ScanBinary()
+        let out = scan.dataDir.appendingPathComponent("bench")
+        let run = try Self.onTerminal(["bench", ScanBinary.path("goldset"), "--limit", "2", "--no-burst", "--no-render", "--out", out.path],
+                                      environment: ["TERM": "xterm", "OMP_THREAD_LIMIT": "1"], scan: scan)
+        #expect(run.status == 0, "\(run.terminal)")
+        #expect(run.terminal.contains("scan bench: 2 of 2 images in "), "\(run.terminal)")
+        #expect(!run.terminal.contains(" of 4 "), "\(run.terminal)")
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/tesseract") {
+            #expect(run.terminal.contains("scan bench (tesseract CLI): 2 of 2 images in "), "\(run.terminal)")
+        }
+    }
+
     @Test(arguments: ["xterm", "dumb"])
     func aBatchShowsItsProgressOnATerminal(_ term: String) throws {
         let scan = ScanBinary()
@@ -90,7 +104,8 @@ import Testing
         try Data("\(ScanBinary.path("samples/candy-label.jpg"))\n/nonexistent/b.jpg\n".utf8).write(to: manifest)
         let run = try Self.onTerminal(["batch", "--manifest", manifest.path], environment: ["TERM": term], scan: scan)
         #expect(run.status == 10, "\(run.terminal)")
-        #expect(run.terminal.contains("scan batch: 1 of 2 photos, ") && run.terminal.contains("scan batch: 2 of 2 photos, "), "\(run.terminal)")
+        #expect(run.terminal.contains("scan batch: 0 of 2 photos, 0 s") && run.terminal.contains("scan batch: 1 of 2 photos, ")
+                && run.terminal.contains("scan batch: 2 of 2 photos, "), "\(run.terminal)")
         #expect(run.terminal.contains("scan batch: 2 of 2 photos in ") && run.terminal.contains(", 1 failed."), "\(run.terminal)")
         #expect(run.terminal.contains("\u{1B}[K") == (term != "dumb"), "\(run.terminal.debugDescription)")
         // Through a pipe, as tests and scripts run it: no progress at all.
