@@ -63,16 +63,21 @@ struct BatchCommand: ParsableCommand {
             throw Self.stop(error)
         }
         var firstFailure: ErrorClass?
-        var index = 0
+        var index = 0, failures = 0
+        let progress = WorkProgress("scan batch", total: WorkProgress.photosListed(in: manifest, taken: { shard.takes($0) && !done.contains($1) }),
+                                noun: "photos", printsAsItGoes: true)
+        progress.start()
         while let line = lines.next() {
             let path = line.trimmingCharacters(in: .whitespaces)
             if path.isEmpty || path.hasPrefix("#") { continue }
             defer { index += 1 }
             guard shard.takes(index), !done.contains(path) else { continue }
-            if let failed = Self.scanOne(path, scanner: scanner, options: options), firstFailure == nil {
-                firstFailure = failed
-            }
+            let failed = Self.scanOne(path, scanner: scanner, options: options)
+            if let failed, firstFailure == nil { firstFailure = failed }
+            failures += failed == nil ? 0 : 1
+            progress.step(path)
         }
+        progress.finish(failures > 0 ? "\(failures) failed" : nil)
         if let firstFailure { throw ExitCode(firstFailure.exitCode) }
     }
 

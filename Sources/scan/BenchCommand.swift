@@ -125,7 +125,8 @@ struct BenchCommand: ParsableCommand {
         let startupMs = ms(ContinuousClock().now - startup)
         defer { if let scratchStore { try? FileManager.default.removeItem(atPath: scratchStore) } }
 
-        let progress = Progress(total: items.count * (noBaseline ? 1 : 2))
+        let progress = WorkProgress("scan bench", total: items.count, noun: "images")
+        progress.start()
         var ecodex: [ImageScore] = []
         if workers == 1 {
             for item in items {
@@ -141,11 +142,12 @@ struct BenchCommand: ParsableCommand {
                 ecodex.append(score(item, result, milliseconds: (try? result.get())?.timingsMs.total ?? 0, cpuMilliseconds: nil))
             }
         }
+        progress.finish()
         // Bursts: every frame of the same label at once, as `scan burst` reads them.
         var bursts: [ImageScore] = []
         let burstItems = noBurst ? [] : items.filter { !$0.burst.isEmpty }
         if !burstItems.isEmpty {
-            let burstProgress = Progress(total: burstItems.count)
+            let burstProgress = WorkProgress("scan bench", total: burstItems.count, noun: "bursts")
             for item in burstItems {
                 burstProgress.step(item.file + " (burst)")
                 let frames = item.burstFrames.map(path).filter { FileManager.default.fileExists(atPath: $0) }
@@ -162,13 +164,14 @@ struct BenchCommand: ParsableCommand {
             env["OMP_THREAD_LIMIT"] = "1"
             // The CLI on as many images at a time as Ecodex had engines.
             let paths = items.map(path), cliItems = items, cliEnv = env
+            let baselineProgress = WorkProgress("scan bench (tesseract CLI)", total: items.count, noun: "images")
             baseline = ParallelWork.map(count: items.count, workers: workers) { _, i in
+                defer { baselineProgress.step(paths[i]) }
                 let (text, elapsed, error) = Baseline.read(paths[i], environment: cliEnv)
                 return ImageScore(item: cliItems[i], predicted: BaselineCodes.codes(in: text), milliseconds: elapsed, error: error)
             }
-            for item in items { progress.step(item.file) }
+            baselineProgress.finish()
         }
-        progress.finish()
 
         var describe = "all"
         if subset == .fast { describe = "fast subset" }
@@ -364,27 +367,5 @@ enum Baseline {
         group.wait()
         p.waitUntilExit()
         return (String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self), p.terminationStatus)
-    }
-}
-
-/// A one-line progress bar on standard error, shown only when it is a terminal.
-final class Progress {
-    private let total: Int
-    private var done = 0
-    private let enabled = isatty(STDERR_FILENO) == 1
-
-    init(total: Int) { self.total = total }
-
-    func step(_ label: String) {
-        done += 1
-        guard enabled else { return }
-        let width = 30
-        let filled = total == 0 ? width : done * width / total
-        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-        FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total) \(label.suffix(40))\u{1B}[K".utf8))
-    }
-
-    func finish() {
-        if enabled { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     }
 }

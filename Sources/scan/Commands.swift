@@ -11,7 +11,7 @@ struct ImageCommand: ParsableCommand {
         abstract: "Scan label photos (JPEG, HEIC, PNG, TIFF, WebP, BMP). This is the default: `scan label.jpg`."
     )
 
-    @Argument(help: "One or more label photos.")
+    @Argument(help: "One or more label photos; - reads one from standard input.", completion: .file())
     var images: [String]
 
     @OptionGroup var reading: ReadingOptions
@@ -20,6 +20,7 @@ struct ImageCommand: ParsableCommand {
 
     func run() throws {
         let (options, online) = try shopper.settings()
+        let images = try StandardInputPhoto.resolve(self.images)
         var out = Output(format: shopper.format, showText: reading.showText)
         let scanner: ScanPipeline
         var history: UserStore?
@@ -31,7 +32,11 @@ struct ImageCommand: ParsableCommand {
         }
         // Several photos are read in parallel (one engine per core, `--jobs`), printed in input order.
         var printed = 0
+        let progress = images.count > 1 ? WorkProgress("scan", total: images.count, noun: "photos", printsAsItGoes: true) : nil
+        progress?.start()
+        defer { progress?.finish() }
         scanner.scan(images.map { .image(path: $0) }, options: options, ahead: 16 * max(1, reading.workers)) { i, result in
+            defer { progress?.step(images[i]) }
             switch result {
             case .success(let report):
                 Wiring.remember(report, history: history)
@@ -89,7 +94,11 @@ struct BurstCommand: ParsableCommand {
         var out = Output(format: shopper.format, showText: reading.showText)
         do {
             let (scanner, history) = try Wiring.imageScanner(reading: reading, shopper: shopper, online: online)
+            let progress = WorkProgress("scan burst", total: frames.count, noun: "photos")
+            progress.start("reading")
             let report = try scanner.scan(.burst(paths: frames), options: options)
+            progress.finish(done: frames.count - report.skippedFrames.count)
+            Failure.noteSkipped(report.skippedFrames)
             Wiring.remember(report, history: history)
             out.report(report, separate: false)
         } catch {
@@ -235,9 +244,7 @@ enum Wiring {
     }
 
     /// The preferences file, read once per run: scan options, the network setting and telemetry all use it.
-    static let savedPreferences = Result {
-        try PreferencesFile.load(from: PreferencesFile.defaultURL(environment: ProcessInfo.processInfo.environment))
-    }
+    static let savedPreferences = Result { try PrefsCommand.load() }
 
     static func location(_ dataDir: String?) -> StoreLocation {
         StoreLocation.resolve(override: dataDir, environment: ProcessInfo.processInfo.environment)
@@ -263,6 +270,7 @@ enum Wiring {
     /// Keeps a result in the local history. A history problem never fails a scan:
     /// the shopper still gets the result, with a note on standard error.
     static func remember(_ report: ScanReport, history: UserStore?) {
+        Failure.noteBarcodeOffline(report)
         guard let history else { return }
         do {
             _ = try history.recordScan(report)

@@ -125,6 +125,11 @@ enum Failure {
         case .notKeyValue(let line): ("Line \(line) of the preferences file is not `key = value`.", .resetPreferences)
         case .unknownKey(let key, let known): ("Unknown preference \"\(key)\". Use one of: \(known.joined(separator: ", ")).", nil)
         case .badValue(let key, let value, let allowed): ("\"\(value)\" is not a valid \(key). Use \(allowed).", nil)
+        case .atLine(let path, let line, let text, .notKeyValue):
+            ("Line \(line) of \(path) (\"\(text)\") is not `key = value`.", .resetPreferences)
+        case .atLine(let path, let line, _, .unknownKey(let key, _)):
+            ("Line \(line) of \(path): unknown preference \"\(key)\", ignored.", nil)
+        case .atLine(let path, let line, _, let inner): ("Line \(line) of \(path): \(words(inner).0)", .resetPreferences)
         }
     }
 
@@ -158,7 +163,7 @@ enum Failure {
         case .empty(let path): "The file \(path) is empty. Take the photo again or type the ingredients."
         case .notAnImage: "This file is not a readable photo (JPEG, PNG, HEIC, TIFF, WebP or BMP). Take the photo again or type the ingredients."
         case .unsupported(_, let format, _):
-            "This \(format) photo cannot be read on this computer. Save it as JPEG, or run scripts/setup.sh."
+            "This \(format) photo cannot be read on this computer. Save it as JPEG and scan that."
         case .tooLarge(let width, let height, let maxPixels, _):
             "This image is too large (\(width)×\(height) pixels). Use a photo under \(maxPixels / 1_000_000) megapixels, or crop to the ingredient list."
         case .tooThin(let width, let height, _, _):
@@ -181,11 +186,41 @@ enum Failure {
         case .noLanguageData(let folder):
             ("No OCR language data was found in \(folder). The label languages (eng, deu, fra, spa, ita, nld) need installing.", .installOCR)
         case .languageMissing(let language, let folder):
-            ("OCR language '\(language)' is not installed: \(language).traineddata is missing from \(folder) (Debian package tesseract-ocr-\(language)), or choose another language.",
-             .installOCR)
+            ("OCR language '\(language)' is not installed in \(folder). \(installedLanguages(folder))", nil)
         case .recognitionFailed: ("The text on this photo could not be read. Take the photo again or type the ingredients.", nil)
         case .notRead: ("This photo was not read.", nil)
         }
+    }
+
+    /// The languages a `--lang` may name here, read from the folder searched: never a package
+    /// name guessed from a code that may not be a language at all.
+    static func installedLanguages(_ folder: String) -> String {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        let names = files.filter { $0.hasSuffix(".traineddata") }.map { String($0.dropLast(12)) }.sorted()
+        guard !names.isEmpty else { return "No languages are installed there." }
+        return "Use --lang with installed ones: \(names.prefix(20).joined(separator: "+"))\(names.count > 20 ? ", …" : "")."
+    }
+
+    /// What the shopper can do about a barcode this computer does not know, when lookups are off.
+    static func noteBarcodeOffline(_ report: ScanReport) {
+        guard let code = report.barcode, report.fallbackUsed,
+              report.warnings.contains(.barcodeUnknown(digits: code.digits, searchedOnline: false)) else { return }
+        Quiet.note("scan: note: barcode \(code.digits): \(Advice.lookUpOnline.sentence)")
+    }
+
+    /// `-o FILE` that cannot be written.
+    static func cannotWriteOutput(_ path: String, reason: String) -> String {
+        "Cannot write the result to \(path): \(reason). Choose a file in a folder you can write to."
+    }
+
+    /// A pack source folder that is not there (a pack command run outside the repository).
+    static func noPackSource(_ path: String) -> EcodexError {
+        .update("There is no pack source folder at \(path). Give one with --source (packs/base in the source repository).")
+    }
+
+    /// An ingredient-texts file that cannot be read by `pack validate`.
+    static func noTexts(_ path: String) -> EcodexError {
+        .update("Cannot read the ingredient texts at \(path). Give a JSON Lines file with --texts.")
     }
 
     static func words(_ e: StoreError) -> (String, Advice?) {
@@ -315,6 +350,14 @@ enum Failure {
         return e.errorClass.exitCode
     }
 
+    /// Why each skipped photo of a burst could not be read, one note a photo on standard error.
+    static func noteSkipped(_ frames: [SkippedFrame]) {
+        for f in frames {
+            let why = text(classify(f.error))
+            Quiet.note("scan: note: photo \(f.frame) (\(f.path)) was skipped: \(why)")
+        }
+    }
+
     /// The message of a library error, or the system's words for any other error: for the
     /// notes that do not fail a command (history not saved, a product list skipped).
     static func message(of error: Error) -> String {
@@ -357,14 +400,14 @@ extension Advice {
         switch self {
         case .rebuildStore: "Run `scan store rebuild` to restore it."
         case .resetHistory: "Run `scan history reset` to set it aside and start a new one."
-        case .resetPreferences: "Fix the line, or run `scan prefs reset` to start from the defaults."
+        case .resetPreferences: "Fix it in the file, or set it again with `scan prefs set KEY VALUE` (or start over: `scan prefs reset`)."
         case .typeIngredients: "Or type the ingredients with `scan text`."
         case .lookUpOnline: "Retry with --online to look it up, or type the ingredients with `scan text`."
         case .importProducts: "Import the product file again with `scan products import FILE`."
         case .importProductsReplacing: "Import without --add to replace it: `scan products import FILE`."
         case .chooseDataFolder: "Choose another folder with --data-dir or ECODEX_DATA_DIR."
         case .retryUpdate: "Run `scan update` again when online."
-        case .installOCR: "Run scripts/setup.sh to install it."
+        case .installOCR: "Install Tesseract and its language data (Debian: tesseract-ocr-eng), or type the ingredients with `scan text`."
         case .listHistory: "Run `scan history` to see the numbers."
         }
     }
@@ -375,13 +418,13 @@ extension Advice {
         switch self {
         case .rebuildStore: [["store", "rebuild"]]
         case .resetHistory: [["history", "reset"]]
-        case .resetPreferences: [["prefs", "reset"]]
+        case .resetPreferences: [["prefs", "set", "KEY", "VALUE"], ["prefs", "reset"]]
         case .typeIngredients: [["text", "TEXT"]]
         case .lookUpOnline: [["barcode", "4006381333931", "--online"], ["text", "TEXT"]]
         case .importProducts, .importProductsReplacing: [["products", "import", "FILE"]]
         case .chooseDataFolder: [["code", "E330", "--data-dir", "DIR"]]
         case .retryUpdate: [["update", "URL"]]
-        case .installOCR: [["!scripts/setup.sh"]]
+        case .installOCR: [["text", "TEXT"]]
         case .listHistory: [["history"]]
         }
     }

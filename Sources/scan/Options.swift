@@ -31,16 +31,19 @@ struct ReadingOptions: ParsableArguments {
 
 /// Options every scanning command shares: who the shopper is and how to print.
 struct ShopperOptions: ParsableArguments {
-    @Option(help: "Region whose rules apply: EU, US, UK, CA, AU, IN, or auto (saved setting, then locale).")
+    @Option(help: "Region whose rules apply: EU, US, UK, CA, AU, IN, or auto (saved setting, then locale).",
+            completion: .list(["auto"] + Region.allCases.map(\.rawValue)))
     var region: String = "auto"
 
-    @Option(help: "Diets to check, comma-separated: vegan, vegetarian, kosher, halal, none (overrides saved).")
+    @Option(help: "Diets to check, comma-separated: vegan, vegetarian, kosher, halal, none (overrides saved).",
+            completion: .list(Diet.allCases.map(\.rawValue) + ["none"]))
     var diet: String?
 
     @Flag(inversion: .prefixedNo, help: "Treat a diet conflict as red, not yellow (overrides saved).")
     var strictDiet: Bool?
 
-    @Option(help: "Sensitivities to watch, comma-separated: sulphites, pku (aspartame), caffeine, shellfish, none.")
+    @Option(help: "Sensitivities to watch, comma-separated: sulphites, pku (aspartame), caffeine, shellfish, none.",
+            completion: .list(["sulphites", "pku", "caffeine", "shellfish", "none"]))
     var avoid: String?
 
     @Flag(inversion: .prefixedNo, help: "Child mode: cautions for children show red (overrides saved).")
@@ -61,6 +64,17 @@ struct ShopperOptions: ParsableArguments {
 
     @Option(help: "Folder for the additive store and history (default: $ECODEX_DATA_DIR or ~/.local/share/ecodex).")
     var dataDir: String?
+
+    @Option(name: [.short, .long], help: "Write the result to FILE, replaced whole when the command ends.", completion: .file())
+    var output: String?
+
+    @Flag(name: [.short, .long], help: "Print only the result and errors: no notes, warnings or progress.")
+    var quiet = false
+
+    func validate() throws {
+        if quiet { Quiet.on = true }
+        if let output { try OutputFile.redirect(to: output) }
+    }
 
     /// Saved preferences with this run's flags on top.
     func preferences(_ file: PreferencesFile) throws -> Preferences {

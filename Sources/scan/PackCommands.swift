@@ -227,7 +227,7 @@ struct PackCommand: ParsableCommand {
             do {
                 file = try String(contentsOfFile: texts, encoding: .utf8)
             } catch {
-                throw withClass(.update("Cannot read the ingredient texts \(texts): \(error.localizedDescription)"))
+                throw withClass(Failure.noTexts(texts))
             }
             print(RuleCoverage(pack: pack, texts: RuleCoverage.texts(jsonLines: file)).report(showMissing: showMissing))
             print(RuleProvenance.report(pack))
@@ -238,6 +238,10 @@ struct PackCommand: ParsableCommand {
     /// Loads and validates; any problem is an update_error listing every issue.
     static func loadValid(_ source: String) throws -> Pack {
         let pack: Pack
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: source, isDirectory: &isFolder), isFolder.boolValue else {
+            throw withClass(Failure.noPackSource(URL(fileURLWithPath: source).path))
+        }
         do {
             pack = try PackSource.load(directory: URL(fileURLWithPath: source))
         } catch {

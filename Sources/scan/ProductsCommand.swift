@@ -42,13 +42,16 @@ struct ProductsCommand: ParsableCommand {
         func run() throws {
             var out = Output(format: format == .json ? .json : .text)
             let importer = ProductImporter(location: Wiring.location(dataDir))
-            let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1)
+            let progress = WorkProgress("scan products import", total: nil, noun: "lines")
             do {
-                let summary = try importer.importProducts(from: file, mode: add ? .add : .replace) { bar.update($0) }
-                bar.clear()
+                let summary = try importer.importProducts(from: file, mode: add ? .add : .replace) { p in
+                    let share = p.totalBytes.flatMap { $0 > 0 ? min(100, p.bytes * 100 / $0) : nil }
+                    progress.update(done: p.lines, detail: share.map { "\($0)% of the file" } ?? "")
+                }
+                progress.finish()
                 print(ProductsCommand.render(summary, file: file, format: format))
             } catch {
-                bar.clear()
+                progress.finish()
                 out.failure(error, input: file)
             }
             let code = out.finish()
@@ -72,7 +75,7 @@ struct ProductsCommand: ParsableCommand {
                 let env = ProcessInfo.processInfo.environment
                 let cached = try UserStore.cachedProductCount(location: location)
                 let info = try ProductDataset(location: location).info()
-                let online = try PreferencesFile.load(from: PreferencesFile.defaultURL(environment: env)).online
+                let online = try PrefsCommand.load().online
                 let url = URLText.redacted(env["ECODEX_OFF_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? OpenFoodFactsClient.defaultBaseURL)
                 if format == .json {
                     var object: [String: Any] = ["cache": ["products": cached, "path": location.userPath.path],
@@ -147,39 +150,3 @@ struct ProductsCommand: ParsableCommand {
     }
 }
 
-/// A one-line progress bar on standard error, drawn only on a terminal, at most 10 times a second.
-final class ProgressBar {
-    let enabled: Bool
-    private var last = Date.distantPast
-    private let started = Date()
-    private var drawn = false
-
-    init(enabled: Bool) {
-        self.enabled = enabled
-    }
-
-    func update(_ p: ProductImportProgress) {
-        guard enabled else { return }
-        let now = Date()
-        guard now.timeIntervalSince(last) >= 0.1 else { return }
-        last = now
-        let rate = Double(p.lines) / max(0.001, now.timeIntervalSince(started))
-        var line = "Importing products"
-        if let total = p.totalBytes, total > 0 {
-            let fraction = min(1, Double(p.bytes) / Double(total))
-            let width = 30
-            let filled = Int(fraction * Double(width))
-            line += " [" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "]"
-            line += String(format: " %3.0f%%", fraction * 100)
-        }
-        line += "  \(ProductsCommand.count(p.lines)) lines  \(ProductsCommand.count(Int(rate)))/s"
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
-        drawn = true
-    }
-
-    func clear() {
-        guard drawn else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
-        drawn = false
-    }
-}

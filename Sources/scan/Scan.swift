@@ -34,9 +34,11 @@ struct Scan: ParsableCommand {
         // The installed pack's regions and label languages, before an option names a region.
         AdditiveStore.useInstalledKnowledge(at: StoreLocation.resolve(override: dataDirArgument(arguments),
                                                                       environment: ProcessInfo.processInfo.environment))
+        var parsed: ParsableCommand.Type?
         do {
             // `--version` alone is the `version` command, which also names the data in use.
             var command = try parseAsRoot(arguments == ["--version"] ? ["version"] : arguments)
+            parsed = type(of: command)
             Telemetry.noticeOnFirstInteractiveRun()
             try command.run()
         } catch let exit as ExitCode {
@@ -46,6 +48,13 @@ struct Scan: ParsableCommand {
         } catch where exitCode(for: error) == .failure {
             // Not ArgumentParser's own (a file write that failed, say): never a bare exit 1.
             Foundation.exit(Failure.exitCode(for: error))
+        } catch let error as ValidationError where parsed != nil {
+            // A value refused while running: the usage of the command that refused it, not the root's.
+            let usage = usageString(for: parsed!)
+            let path = usage.split(separator: " ").prefix { !$0.hasPrefix("<") && !$0.hasPrefix("[") }.joined(separator: " ")
+            let text = "Error: \(message(for: error))\nUsage: \(usage)\n  See '\(path) --help' for more information.\n"
+            FileHandle.standardError.write(Data(text.utf8))
+            Foundation.exit(ExitCode.validationFailure.rawValue)
         } catch {
             // Usage errors (64), help and version: ArgumentParser's own output and codes.
             exit(withError: error)

@@ -57,11 +57,7 @@ struct HistoryCommand: ParsableCommand {
             let entries = try withStoreErrors { try UserStore(location: Wiring.location(dataDir)).history(limit: limit) }
             if format == .json { return print(JSONRenderer.encode(JSONOutput.History(entries: entries.map(JSONOutput.HistoryItem.init)))) }
             if entries.isEmpty { print("No scans yet."); return }
-            let dates = ISO8601DateFormatter()
-            for e in entries {
-                let codes = e.codes.isEmpty ? "no additives" : e.codes.joined(separator: " ")
-                print("#\(e.id)  \(dates.string(from: e.scannedAt))  \(e.input)  \(e.region)  \(e.flagged) flagged, \(e.neutral) neutral  \(codes)")
-            }
+            print(HistoryText.list(entries))
         }
     }
 
@@ -75,10 +71,7 @@ struct HistoryCommand: ParsableCommand {
                 throw withClass(.lookup("There is no scan #\(id).", advice: .listHistory))
             }
             if format == .text {
-                print("Scan #\(entry.id) of \(entry.input), \(ISO8601DateFormatter().string(from: entry.scannedAt)):")
-                print("\(entry.flagged) flagged, \(entry.neutral) neutral, region \(entry.region)")
-                print("Additives: " + (entry.codes.isEmpty ? "none found" : entry.codes.joined(separator: ", ")))
-                print("Data \(entry.dataVersion) · pack \(entry.packVersion). Use --format json for the full result.")
+                print(HistoryText.show(entry, renderer: TextRenderer()))
             } else {
                 print(JSONOutput.historyEntry(entry))
             }
@@ -86,9 +79,11 @@ struct HistoryCommand: ParsableCommand {
     }
 
     struct Clear: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "clear", abstract: "Delete all saved results.")
+        static let configuration = CommandConfiguration(commandName: "clear", abstract: "Delete all saved results (asks first on a terminal).")
         @Option(help: "Folder for the store and history.") var dataDir: String?
+        @Flag(name: [.short, .long], help: "Delete without asking (needed when not on a terminal).") var yes = false
         func run() throws {
+            guard try Confirmation.clearHistory(yes: yes) else { print("Nothing was deleted."); return }
             try withStoreErrors { try UserStore(location: Wiring.location(dataDir)).clearHistory() }
             print("History cleared.")
         }

@@ -51,9 +51,20 @@ import Testing
         #expect(p.region == nil && p.diets.isEmpty)
     }
 
-    @Test(arguments: ["region = Mars", "diet = paleo", "colour = blue", "just words", "child = maybe"])
+    @Test(arguments: ["region = Mars", "diet = paleo", "just words", "child = maybe"])
     func badLinesAreParseErrorsThatSayWhatToDo(_ text: String) {
         #expect(throws: PreferencesError.self) { try PreferencesFile.parse(text) }
+    }
+
+    /// A key this version does not know (a newer one may have written it) is skipped, not refused;
+    /// reading leniently keeps every good line and names each bad one by file and line.
+    @Test func unknownKeysAreSkippedAndBadLinesNamed() throws {
+        #expect(try PreferencesFile.parse("colour = blue\nregion = UK\n").region == .uk)
+        let reading = PreferencesFile.read("diet = vegan\nregion EU\ncolour = blue\n", path: "/p.conf")
+        #expect(reading.file.diets == [.vegan])
+        #expect(reading.problems.count == 2)
+        #expect(reading.stop == .atLine(path: "/p.conf", line: 2, text: "region EU", .notKeyValue(line: 2)))
+        #expect(reading.unknownKeys.count == 1 && reading.unknownKeys.first?.isUnknownKey == true)
     }
 
     @Test func commentsAndBlankLinesAreIgnored() throws {

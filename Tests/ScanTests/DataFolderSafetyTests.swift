@@ -137,7 +137,7 @@ import Testing
         #expect(check.status == 0, "\(check.stderr)")
         #expect(check.stdout.contains("healthy") && check.stdout.contains("is read-only"), "\(check.stdout)")
 
-        let clear = try scan.run(["history", "clear"], wrapper: Self.readOnlyMount)
+        let clear = try scan.run(["history", "clear", "--yes"], wrapper: Self.readOnlyMount)
         #expect(clear.status == 13)
         #expect(clear.stderr.contains("is read-only"), "\(clear.stderr)")
         for run in [result, history, show, check, clear] {

@@ -59,7 +59,6 @@ import Testing
             Case(arguments: ["text", "E102"], errorClass: "parse_error", setup: badPreferences, json: true),
             Case(arguments: ["code", "E102"], errorClass: "parse_error", setup: badPreferences, json: true),
             Case(arguments: ["barcode", "4006381333931"], errorClass: "parse_error", setup: badPreferences, json: true),
-            Case(arguments: ["prefs", "show"], errorClass: "parse_error", setup: badPreferences),
             Case(arguments: ["prefs", "set", "region", "EU"], errorClass: "lookup_error", setup: preferencesInAFile,
                  config: "blocker/preferences.conf"),
             Case(arguments: ["text", "E102"], errorClass: "parse_error", setup: preferencesPipe, json: true),
@@ -182,6 +181,8 @@ import Testing
             case "DIR": scan.dataDir.appendingPathComponent("other").path
             case "TEXT": "Sugar, E102"
             case "URL": "/nonexistent.pack"
+            case "KEY": "region"
+            case "VALUE": "EU"
             default: word
             }
         }

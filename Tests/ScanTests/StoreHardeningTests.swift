@@ -246,7 +246,7 @@ import Testing
         let entries = history.stdout.split(separator: "\n").filter { $0.hasPrefix("#") }.count
         print("historyKeepsEveryScanOfTwentyProcessesAtOnce: \(entries) of 20 saved")
         #expect(entries == 20)
-        let clear = try scan.run(["history", "clear"])
+        let clear = try scan.run(["history", "clear", "--yes"])
         #expect(clear.status == 0 && clear.stdout.contains("History cleared."))
         #expect(try scan.run(["history"]).stdout.contains("No scans yet."))
     }

@@ -10,7 +10,7 @@ import Foundation
 /// child = yes
 /// online = no
 /// ```
-/// Unknown keys and bad values are reported, never silently dropped.
+/// Unknown keys are reported and skipped; a bad value stops a scan, naming the file and line.
 public struct PreferencesFile: Sendable, Equatable {
     /// nil when the shopper has not chosen: the locale decides.
     public var region: Region?
@@ -40,28 +40,63 @@ public struct PreferencesFile: Sendable, Equatable {
     /// Largest preferences file read (a real one is a few lines).
     static let maximumBytes = 64 << 10
 
-    /// Reads the file; a missing file gives the defaults.
+    /// Reads the file; a missing file gives the defaults. An unknown key is skipped (a newer
+    /// version may have written it); a line that cannot be used is thrown, naming the file.
     ///
     /// - Throws: `parse_error` for a bad line, a file over 64 kB, or one that is not a
     ///   regular file (a pipe here would otherwise hang every scan).
     public static func load(from url: URL) throws -> PreferencesFile {
-        guard FileManager.default.fileExists(atPath: url.path) else { return PreferencesFile() }
-        let data = try InputFile.read(url.path, role: .preferences, limit: maximumBytes)
-        return try parse(String(decoding: data, as: UTF8.self))
+        let reading = try read(from: url)
+        if let stop = reading.stop { throw stop }
+        return reading.file
     }
 
-    public static func parse(_ text: String) throws -> PreferencesFile {
-        var p = PreferencesFile()
+    /// Reads the file keeping every line it can use, and says why each other line was not
+    /// used: what `prefs` commands need to show and repair a damaged file.
+    ///
+    /// - Throws: only for the file as a whole (too large, not a regular file, unreadable).
+    public static func read(from url: URL) throws -> Reading {
+        guard FileManager.default.fileExists(atPath: url.path) else { return Reading(file: PreferencesFile(), problems: []) }
+        let data = try InputFile.read(url.path, role: .preferences, limit: maximumBytes)
+        return read(String(decoding: data, as: UTF8.self), path: url.path)
+    }
+
+    /// The settings of `text` that can be used, and each line that cannot (`path` names the file in them).
+    public static func read(_ text: String, path: String) -> Reading {
+        var reading = Reading(file: PreferencesFile(), problems: [])
         for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
             guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
             let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard parts.count == 2 else {
-                throw PreferencesError.notKeyValue(line: n + 1)
+            do {
+                guard parts.count == 2 else { throw PreferencesError.notKeyValue(line: n + 1) }
+                try reading.file.set(parts[0], parts[1])
+            } catch {
+                let text = String(raw.prefix(200)).trimmingCharacters(in: .whitespaces)
+                let reason = error as? PreferencesError ?? .notKeyValue(line: n + 1)
+                reading.problems.append(.atLine(path: path, line: n + 1, text: text, reason))
             }
-            try p.set(parts[0], parts[1])
         }
-        return p
+        return reading
+    }
+
+    /// What reading a preferences file gave: the usable settings and every line left out.
+    public struct Reading: Sendable {
+        public var file: PreferencesFile
+        /// One `.atLine` per line not used, in file order.
+        public var problems: [PreferencesError]
+
+        /// The first line a scan must not run past: a value it cannot use would change the answer.
+        public var stop: PreferencesError? { problems.first { !$0.isUnknownKey } }
+        /// Lines with a key this version does not know: reported, then ignored.
+        public var unknownKeys: [PreferencesError] { problems.filter(\.isUnknownKey) }
+    }
+
+    /// Reads `text` as a whole file: unknown keys are skipped, any other bad line is thrown.
+    public static func parse(_ text: String) throws -> PreferencesFile {
+        let reading = read(text, path: "")
+        if let stop = reading.stop { throw stop }
+        return reading.file
     }
 
     /// Sets one key from text, as `scan prefs set KEY VALUE` does.
@@ -137,21 +172,33 @@ public struct PreferencesFile: Sendable, Equatable {
 }
 
 /// A preferences file or setting that cannot be used. Every case is a `parse_error`.
-public enum PreferencesError: ClassifiedError, Equatable {
+public indirect enum PreferencesError: ClassifiedError, Equatable {
     /// Line `line` (1-based) of the file is not `key = value`.
     case notKeyValue(line: Int)
     /// A key that is not one of `known`.
     case unknownKey(String, known: [String])
     /// `value` is not one of the `allowed` values of `key` (`allowed` lists them, as in "yes or no").
     case badValue(key: String, value: String, allowed: String)
+    /// Line `line` of the file at `path` (its `text`, cut to 200 characters) could not be used.
+    case atLine(path: String, line: Int, text: String, PreferencesError)
 
     public var errorClass: ErrorClass { .parse }
+
+    /// True for a key this version does not know, wherever it was found.
+    public var isUnknownKey: Bool {
+        switch self {
+        case .unknownKey: true
+        case .atLine(_, _, _, let inner): inner.isUnknownKey
+        default: false
+        }
+    }
 
     public var description: String {
         switch self {
         case .notKeyValue(let line): "line \(line) is not key = value"
         case .unknownKey(let key, _): "unknown key \"\(key)\""
         case .badValue(let key, let value, _): "bad \(key) value \"\(value)\""
+        case .atLine(let path, let line, _, let inner): "\(path):\(line): \(inner.description)"
         }
     }
 }

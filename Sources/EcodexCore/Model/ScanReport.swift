@@ -20,6 +20,8 @@ public struct ScanReport: Sendable, Equatable {
     /// Whether the ingredients could be read: a result with none found means "no additives"
     /// only when it is `.read`.
     public var status: ReadStatus = .read
+    /// The photos of a burst that could not be read, each with its error (not in JSON).
+    public var skippedFrames: [SkippedFrame] = []
 
     public init(input: String, region: Region, versions: DataVersions, ocr: OCRSummary? = nil,
                 additives: [Finding] = [], unmatched: [String] = [], barcode: Barcode? = nil,
@@ -37,6 +39,21 @@ public struct ScanReport: Sendable, Equatable {
         Summary(flagged: additives.filter { $0.badge != .green }.count,
                 neutral: additives.filter { $0.badge == .green }.count,
                 unmatched: unmatched.count)
+    }
+}
+
+/// A photo of a burst that could not be read: which one (1-based), its path, and why.
+public struct SkippedFrame: Sendable, Equatable {
+    public let frame: Int
+    public let path: String
+    public let error: any Error
+
+    public init(frame: Int, path: String, error: any Error) {
+        self.frame = frame; self.path = path; self.error = error
+    }
+
+    public static func == (a: SkippedFrame, b: SkippedFrame) -> Bool {
+        a.frame == b.frame && a.path == b.path && "\(a.error)" == "\(b.error)"
     }
 }
 

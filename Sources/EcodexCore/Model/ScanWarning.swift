@@ -22,6 +22,8 @@ public enum ScanWarning: Sendable, Equatable {
     case nothingFound
     /// A sensitivity the shopper watches for, named on the label in words of its own (`preservative: sulphites`).
     case namedOnLabel(Sensitivity, text: String)
+    /// A warning read back from a saved result (`history show`): the code and words it was saved with.
+    case saved(code: String, message: String)
 
     /// The stable name of the case, printed beside the words in JSON.
     public var code: String {
@@ -36,6 +38,7 @@ public enum ScanWarning: Sendable, Equatable {
         case .untrustedData: "untrusted-data"
         case .nothingFound: "nothing-found"
         case .namedOnLabel: "named-on-label"
+        case .saved(let code, _): code
         }
     }
 
@@ -72,6 +75,7 @@ public enum ScanWarning: Sendable, Equatable {
             "No additives found. Scan the barcode or type the ingredients to check again."
         case .namedOnLabel(let sensitivity, let text):
             "The label names \(Self.watched(sensitivity)) (“\(text)”), which you asked to watch for."
+        case .saved(_, let message): message
         }
     }
 

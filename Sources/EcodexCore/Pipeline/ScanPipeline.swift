@@ -160,10 +160,13 @@ public final class ScanPipeline {
         let results = reader.read(burstAt: paths, within: options.burstSeconds)
         var readings: [(frame: Int, ocr: OCRResult)] = []
         var firstError: Error?
+        var skipped: [SkippedFrame] = []
         for (i, r) in results.enumerated() {
             switch r {
             case .success(let ocr): readings.append((i, ocr))
-            case .failure(let e): firstError = firstError ?? e
+            case .failure(let e):
+                firstError = firstError ?? e
+                skipped.append(SkippedFrame(frame: i + 1, path: paths[i], error: e))
             }
         }
         // The lead frame read most of the ingredient list surely; mean confidence breaks ties.
@@ -200,6 +203,7 @@ public final class ScanPipeline {
             }
             report.photo = PhotoView.make(preview: preview, words: best.ocr.words, findings: inFrame)
         }
+        report.skippedFrames = skipped
         if readings.count < paths.count {
             report.warnings.insert(.photosSkipped(skipped: paths.count - readings.count, of: paths.count), at: 0)
         }
