@@ -1,4 +1,12 @@
 extension ParseSession {
+    /// The known last part a compound word is read by.
+    struct CompoundPart {
+        /// The part's vocabulary id, or -1 when only one of its forms is known.
+        var id: Int32
+        /// Ids of the part's other number (`NameIndex.formIDs`), or -1.
+        var forms: (Int32, Int32)
+    }
+
     /// Shortest compound word read by its last part, and the shortest part and head it may have.
     static let compoundMinLength = 10
     static let compoundTailMinLength = 6
@@ -14,7 +22,7 @@ extension ParseSession {
     /// Checked against the German and Dutch word lists of Tesseract's models (58,000 and
     /// 339,000 words): the other compounds they hold (`Polycarbonat`, `Amylopectine`) are kept
     /// out by that class word, or listed in `compoundsOfOtherSubstances`.
-    func compoundTail(_ t: Token, scratch: inout NameIndex.FuzzyCache) -> (id: Int32, forms: (Int32, Int32))? {
+    func compoundTail(_ t: Token, scratch: inout NameIndex.FuzzyCache) -> CompoundPart? {
         let length = Int(t.end - t.start)
         guard length >= Self.compoundMinLength, length <= 40 else { return nil }
         let word = norm.scalars[Int(t.start)..<Int(t.end)]
@@ -32,7 +40,7 @@ extension ParseSession {
                 // part; asked only here, as most long unknown words have no known last part.
                 var near: [Int32] = []
                 index.fuzzyCandidates(word, into: &near, cache: &scratch)
-                return near.isEmpty ? (id, forms) : nil
+                return near.isEmpty ? CompoundPart(id: id, forms: forms) : nil
             }
             cut += 1
         }
@@ -47,7 +55,7 @@ extension ParseSession {
             if near.count == 1 {
                 var whole: [Int32] = []
                 index.fuzzyCandidates(word, into: &whole, cache: &scratch)
-                return whole.isEmpty ? (near[0], (-1, -1)) : nil
+                return whole.isEmpty ? CompoundPart(id: near[0], forms: (-1, -1)) : nil
             }
             if near.count > 1 { return nil }
             cut += 1

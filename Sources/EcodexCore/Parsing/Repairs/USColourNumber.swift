@@ -1,9 +1,19 @@
 extension ParseSession {
+    /// A US colour name as repaired: the words the name trie is given in its place.
+    struct USColourReading {
+        /// Vocabulary id of the colour word (`YELLOW`).
+        var colour: Int32
+        /// Vocabulary id of the number, slips undone (`5` for `S`).
+        var number: Int32
+        /// The token that holds the number: the colour word's own when OCR glued them.
+        var numberToken: Int
+    }
+
     /// The colour word and number of a US colour name that OCR glued (`Yellow6`, `RED40`) or
     /// misread (`YELLOWS` for `Yellow 5`, `Red 4O`, `BLUE l`, `biue 1`): the vocabulary ids of the
     /// word and the repaired number, and the token holding the number. Nil for a name read
     /// right, which the walk finds as it is; the walk still decides whether the pair is a name.
-    func usColourNumber(at k: Int) -> (colour: Int32, number: Int32, numberToken: Int)? {
+    func usColourNumber(at k: Int) -> USColourReading? {
         let t = tokens[k]
         guard t.kind == .word, t.length >= 3, t.length <= 8 else { return nil }
         let word = norm.scalars[Int(t.start)..<Int(t.end)]
@@ -31,7 +41,7 @@ extension ParseSession {
             let colourID = index.id(ofWordHash: Token.hash(colour))
             let numberID = index.id(ofWordHash: Token.hash(digits))
             guard colourID >= 0, numberID >= 0 else { return nil }
-            return (colourID, numberID, numberToken)
+            return USColourReading(colour: colourID, number: numberID, numberToken: numberToken)
         }
         return nil
     }
