@@ -1,3 +1,4 @@
+/// Token ranges of a session as text: byte ranges, original text, items, `and`.
 extension ParseSession {
     /// Whether token `k` joins two things as `and`/`or` does: one of `andWords`, or `&` set
     /// apart by spaces (`Mono & Diglycerides`; `FD&C` is a name's own sign).

@@ -1,5 +1,6 @@
+/// Pass: bare numbers in the scope of a class word (`acidity regulators (330, 331)`).
 extension ParseSession {
-    /// Pass 5: bare numbers in the scope of a class word (`acidity regulators (330, 331)`).
+    /// Bare numbers in the scope of a class word (`acidity regulators (330, 331)`).
     mutating func readBareNumbers() {
         // Digits, or digits with a letter or sub-form the code reader accepts (`150d`, `160a(ii)`).
         for (k, t) in tokens.enumerated() where !consumed[k] && !negated[k] && t.kind == .word && t.hasDigit

@@ -1,3 +1,4 @@
+/// What the passes hand each other: candidates, class hits, merged candidates.
 extension ParseSession {
     /// A mention before merging and context checks.
     struct Candidate {

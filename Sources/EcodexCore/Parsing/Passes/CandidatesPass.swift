@@ -1,3 +1,5 @@
+/// Pass: known codes and names as candidates in label order (with the caramel repairs), then
+/// `citric acid (E330)` merged into one.
 extension ParseSession {
     mutating func noteUnmatched(_ code: ECode) {
         if unmatchedSeen.insert(code.description).inserted { result.unmatched.append(code.description) }

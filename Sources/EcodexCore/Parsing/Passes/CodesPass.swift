@@ -1,5 +1,6 @@
+/// Pass: prefixed codes (`E330`, `INS 420`), which need no context.
 extension ParseSession {
-    /// Pass 2: prefixed codes, which need no context.
+    /// Prefixed codes, which need no context.
     mutating func readPrefixedCodes() {
         var i = 0
         while i < tokens.count {

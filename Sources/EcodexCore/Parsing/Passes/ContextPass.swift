@@ -1,3 +1,5 @@
+/// Pass: the context rules keep or drop each candidate and build the mentions, with their
+/// function, ingredient and confidence.
 extension ParseSession {
     /// Applies the context rules and builds the mentions.
     mutating func emitMentions() {

@@ -1,3 +1,4 @@
+/// Context rules shared by the passes: whether a class word names an additive's function.
 extension ParseSession {
     /// `mit Süssungsmitteln und Vitamin C`, `avec édulcorants et vitamine C`: the item's class
     /// word is joined to the name by `and`, so it names another ingredient, not the name's

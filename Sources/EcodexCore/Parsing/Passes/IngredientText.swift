@@ -1,3 +1,4 @@
+/// The ingredient a mention belongs to (`ContextPass`).
 extension ParseSession {
     /// The ingredient an item's mention belongs to: the item's own text, or its header's or
     /// parent's when the item is nothing but additives (`Emulsifiers (E442, E476)`).

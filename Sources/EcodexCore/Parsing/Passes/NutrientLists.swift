@@ -1,3 +1,4 @@
+/// Context rules for nutrients: mineral salts listed as nutrients, nutrition tables.
 extension ParseSession {
     /// Under a vitamins-and-minerals header, a mineral salt named in full (`calcium carbonate`)
     /// and vitamin C named as an ascorbic acid or ascorbate (`sodium ascorbate`) are additive

@@ -1,3 +1,5 @@
+/// Names that share words with a neighbour joined by `and` (`sodium and potassium citrates`),
+/// read by the names pass.
 extension ParseSession {
     /// A name shared by two words joined by `and`, read after a name that ends in the first:
     /// `carbonates acides d'ammonium et de sodium` also names `carbonates acides de sodium`,

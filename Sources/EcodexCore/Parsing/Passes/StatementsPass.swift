@@ -1,5 +1,6 @@
+/// Passes after the mentions: the phenylalanine statement and named sensitivities.
 extension ParseSession {
-    /// Pass 7: sensitivities the label names outside every additive's words (see `SensitivityWords`).
+    /// Sensitivities the label names outside every additive's words (see `SensitivityWords`).
     mutating func findNamedSensitivities() {
         let spans = result.mentions.map(\.span)
         result.named = SensitivityWords.find(tokens: tokens, negated: negated,
@@ -10,7 +11,7 @@ extension ParseSession {
     static let aspartame = ECode(number: 951)
     static let aspartameAcesulfameSalt = ECode(number: 962)
 
-    /// Pass 6: the phenylalanine statement stands for aspartame when no aspartame was read
+    /// The phenylalanine statement stands for aspartame when no aspartame was read
     /// (see `PhenylalanineStatement`).
     mutating func addAspartameFromStatement() {
         guard reader.knownCodes.contains(Self.aspartame),

@@ -1,5 +1,6 @@
+/// Pass: which items name additives, then functions and context per item.
 extension ParseSession {
-    /// Pass 4: which items name additives, then functions and context per item.
+    /// Which items name additives, then functions and context per item.
     mutating func resolveStructure() {
         codeHits.removeAll { negated[$0.tokens.lowerBound] }
         nameHits.removeAll { negated[$0.tokens.lowerBound] }

@@ -1,3 +1,5 @@
+/// Pass: normalise (fold case, diacritics, look-alikes; keep byte offsets) and tokenise. It runs
+/// as the session is made, as every later pass reads the tokens.
 extension ParseSession {
     init(text: String, words: [OCRWord]?, index: NameIndex, knownCodes: Set<ECode>, functions: [ECode: [String]] = [:]) {
         self.index = index

@@ -1,3 +1,4 @@
+/// Repair: a bracket OCR read as `I`, `l` or `1` glued to a word (`Iácido cítrico`, `1Natriumcarbonat`).
 extension ParseSession {
     /// A word read without the bracket glyph OCR glued to it.
     struct BracketSlip {

@@ -1,3 +1,5 @@
+/// Repair: a code whose prefix and number stand on two lines of unsure words (`e` / `222`) counts
+/// only with its class word or a code beside it.
 extension ParseSession {
     /// A code whose prefix and number stand on two lines (`e` at a line's end, `222` at the next
     /// one's start), both read so unsurely that the report marks them (`OCRSummary.unsureBelow`):

@@ -1,3 +1,4 @@
+/// Repair: local spellings of calcium (`Kalzium`, `kalsium`) one letter from potassium (`kalium`).
 extension ParseSession {
     /// German `Kalzium` and Norwegian `kalsium` (one letter from `kalium`, potassium) spelled
     /// as the Swedish and the German or Danish names spell calcium: `kalsiumlaktat` →

@@ -1,3 +1,4 @@
+/// Repair: a caramel colour's Codex class beside its name names its code (`caramel colour (class IV)`).
 extension ParseSession {
     /// `caramel colour (class IV)`, `class III caramel`, `caramel color (IV)`: the Codex class of
     /// a caramel colour (CXG 36; FSANZ Schedule 8 prints `caramel IV`) names its code, E150a to

@@ -1,3 +1,4 @@
+/// Repair: a caramel colour's process words name its class (`caramel (ammonia sulphite process)`).
 extension ParseSession {
     func startsWithAny(_ k: Int, _ prefixes: [[UInt32]]) -> Bool {
         guard k >= 0, k < tokens.count, tokens[k].kind == .word else { return false }

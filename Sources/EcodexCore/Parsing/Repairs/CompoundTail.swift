@@ -1,3 +1,4 @@
+/// Repair: a source and an additive written as one word, read by its last part (`Sonnenblumenlecithine`).
 extension ParseSession {
     /// The known last part a compound word is read by.
     struct CompoundPart {

@@ -1,3 +1,5 @@
+/// Repair: fatty acids after a word for `of` are the tail of another additive's name whose head OCR
+/// broke (`Cliglyceride von Speisefettsäuren`), not E570.
 extension ParseSession {
     /// Whether the name in `r` follows a word for `of` (`Mono- und Diglyceride von Speisefettsäuren`,
     /// `esteri di saccarosio degli acidi grassi`, `salts of fatty acids`): fatty acids named so are

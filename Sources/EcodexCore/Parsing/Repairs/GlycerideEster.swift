@@ -1,3 +1,5 @@
+/// Repair: an ester word before mono- and diglycerides names the ester, E472 (`esteri lattici dei
+/// mono- e digliceridi`); an acid's name right before an ester word is the ester's.
 extension ParseSession {
     /// Whether word token `k` is an ester word or a compound ending in one.
     func endsInEsterWord(_ k: Int) -> Bool {

@@ -1,3 +1,4 @@
+/// Repair: one word split by a hyphen (`di-gliceridi`, `Citronen-säure`), read whole.
 extension ParseSession {
     /// The vocabulary id of `word-word` at token `k` read as one word, when the hyphen has
     /// no space on either side, neither part has a digit, the joined word is known, and

@@ -1,3 +1,4 @@
+/// Repair: an acid's name that qualifies bacteria or cultures names the cultures (`lactic acid bacteria`).
 extension ParseSession {
     /// Whether the name in `r` qualifies bacteria or cultures: one of `microbeWords` right after it
     /// (a hyphen between: `Milchsäure-Bakterien`), or right before it with at most one link word.

@@ -1,3 +1,5 @@
+/// Repair: an anion qualified by a metal the additive's salts do not cover is that metal's salt
+/// (`iron pyrophosphate`), a nutrient source.
 extension ParseSession {
     /// Whether the name in `r` is an anion the label qualifies by a metal beside it that is not part
     /// of the name (`iron pyrophosphate` read as `pyrophosphate`): then it names that metal's salt.

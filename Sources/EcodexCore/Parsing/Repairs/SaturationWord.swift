@@ -1,3 +1,5 @@
+/// Repair: a name qualified as saturated is a nutrition-table line, even with its qualifier slipped
+/// (`gesdttigte Fettsäuren`).
 extension ParseSession {
     /// How far from `c` a saturation word is sought: `saturationWindow` words, or
     /// `nutritionWindow` for a slipped name read from unsure words. A blurred bilingual table

@@ -1,3 +1,4 @@
+/// Repair: one word split by a space or at a line end whose hyphen OCR lost (`leci thin`, `calciu` / `m`).
 extension ParseSession {
     /// Shortest joined word `spaceJoinedID` reads: at seven, Italian `pane pro pane` (bread) read as
     /// `propane`.

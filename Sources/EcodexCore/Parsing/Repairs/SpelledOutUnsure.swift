@@ -1,3 +1,5 @@
+/// Repair: a code spelled in single digits from unsure words (`E 2 5 0`) counts only with its class
+/// word or a code beside it.
 extension ParseSession {
     /// A code spelled in single digits set apart (`E 2 5 0`) from unsure OCR words: on a photo
     /// that is as often the net quantity (`℮ 250 g`, its `g` misread) or stray marks as a code,

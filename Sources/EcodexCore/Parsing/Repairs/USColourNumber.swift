@@ -1,3 +1,4 @@
+/// Repair: a US colour name that OCR glued or misread (`YELLOW6`, `YELLOWS`, `Red 4O`, `biue 1`).
 extension ParseSession {
     /// A US colour name as repaired: the words the name trie is given in its place.
     struct USColourReading {

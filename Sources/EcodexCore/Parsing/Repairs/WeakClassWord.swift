@@ -1,3 +1,5 @@
+/// Repair: a short class word read with a slip from unsure words (`faree`) sets its item's function
+/// but vouches for no weak name.
 extension ParseSession {
     /// A class word read with a slip from unsure words, in a word shorter than `longSlipLetters`
     /// (`faree` as `Farbe`): on a page of garbled words that is often chance. It still sets the

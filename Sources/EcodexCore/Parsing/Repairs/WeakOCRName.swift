@@ -1,3 +1,5 @@
+/// Repair: a short or slipped name from unsure words (`PES`, `Alan`) counts only under a class word
+/// of its own function, or when OCR was sure.
 extension ParseSession {
     /// Confidence (0...1) OCR must have in a name's words for a fuzzy or short name to count
     /// without a class word of its own function around it.

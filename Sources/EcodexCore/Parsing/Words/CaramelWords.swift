@@ -1,3 +1,4 @@
+/// Words of caramel colours' classes and processes (`CaramelClass`, `CaramelProcess`).
 extension ParseSession {
     /// Words that name a caramel colour's process (folded prefixes): ammonia and sulphite, in the
     /// label languages (`ammonia`, `Ammoniak`, `ammoniaca`, Croatian `amonijačno`, Latvian

@@ -1,3 +1,4 @@
+/// Compounds that end in an additive's name but name another substance (`CompoundTail`).
 extension ParseSession {
     /// Words that end in an additive's name but name another substance (folded, matched as a
     /// prefix so endings and plurals count): `Trägerstoff: Maltodextrin` is no dextrin (E1400).

@@ -1,3 +1,4 @@
+/// Ester words (`GlycerideEster`).
 extension ParseSession {
     static let monoAndDiglycerides = ECode(number: 471)
     static let glycerideEsters = ECode(number: 472)

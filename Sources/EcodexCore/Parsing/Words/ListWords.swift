@@ -1,3 +1,4 @@
+/// Words that join the items of a list: `and`, `or` and prepositions, in the label languages.
 extension ParseSession {
     /// Words that join additives in a list (`lutein and tartrazine`).
     static let conjunctions: [UInt64] =

@@ -1,3 +1,4 @@
+/// Metals beside an anion's name (`OtherMetalSalt`).
 extension ParseSession {
     /// Metals whose salts the Union list's anion-named additives do not cover (the diphosphates of
     /// E450 are sodium, potassium, calcium and magnesium salts): `iron pyrophosphate`,

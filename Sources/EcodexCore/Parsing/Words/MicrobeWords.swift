@@ -1,3 +1,4 @@
+/// Words for bacteria and cultures (`MicrobeQualifier`).
 extension ParseSession {
     /// Words for the bacteria and cultures an acid's name qualifies: `lactic acid bacteria`, `lactic
     /// acid starter culture`, `Milchsäure-Bakterien`, `bacterias del ácido láctico`, `acetic acid

@@ -1,3 +1,4 @@
+/// Words of the nutrition declaration (`SaturationWord`, `NutrientLists`).
 extension ParseSession {
     /// Words of the nutrition declaration (EU Reg. 1169/2011 Annex XV in the label languages):
     /// `davon gesättigte Fettsäuren`, `acides gras saturés`, `of which saturates`, `Nährwerte`.

@@ -1,3 +1,4 @@
+/// Words for `of` (`FattyAcidsAfterOf`).
 extension ParseSession {
     /// E570, fatty acids.
     static let fattyAcids = 570

@@ -1,3 +1,4 @@
+/// US certified colour words (`USColourNumber`).
 extension ParseSession {
     /// US certified colours are a colour word and a number (`Yellow 5`, `Red 40`, `Blue 1`).
     static let usColourWords: [[UInt32]] = ["RED", "YELLOW", "BLUE", "GREEN"].map { $0.unicodeScalars.map(\.value) }
