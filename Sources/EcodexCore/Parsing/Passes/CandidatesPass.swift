@@ -9,23 +9,26 @@ extension ParseSession {
     mutating func collectCandidates() {
         candidates = []
         codeHits.sort { $0.tokens.lowerBound < $1.tokens.lowerBound }
-        for h in codeHits {
-            if !h.known {
+        for hit in codeHits {
+            if !hit.known {
                 // On a photo, an unknown code read from unsure words is more likely noise than a new additive.
-                let sure = ocr.flatMap { $0.isEmpty ? nil : $0.mean(over: byteRange(h.tokens)) } ?? 1
-                if !h.needsContext, sure >= Self.sureConfidence { noteUnmatched(h.code) }
+                let sure = ocr.flatMap { $0.isEmpty ? nil : $0.mean(over: byteRange(hit.tokens)) } ?? 1
+                if !hit.needsContext, sure >= Self.sureConfidence { noteUnmatched(hit.code) }
                 continue
             }
-            var c = Candidate(code: h.code, tokens: h.tokens, kind: h.kind, needsContext: h.needsContext, isCode: true)
-            if spelledOutUnsure(h.tokens) || brokenOverLinesUnsure(h.tokens) { (c.needsContext, c.spelledOut) = (true, true) }
-            candidates.append(c)
+            var candidate = Candidate(code: hit.code, tokens: hit.tokens, kind: hit.kind, needsContext: hit.needsContext,
+                                      isCode: true)
+            if spelledOutUnsure(hit.tokens) || brokenOverLinesUnsure(hit.tokens) {
+                (candidate.needsContext, candidate.spelledOut) = (true, true)
+            }
+            candidates.append(candidate)
         }
-        let names = nameHits.filter { n in !n.tokens.contains(where: { consumed[$0] }) }.map(caramelProcessNamed)
+        let names = nameHits.filter { name in !name.tokens.contains(where: { consumed[$0] }) }.map(caramelProcessNamed)
         // A name inside a caramel's process words (`ammonia` of `caramel (ammonia sulphite process)`)
         // is part of the caramel's name, not E527.
         let processes = names.filter { $0.code.number == Self.caramel.number && $0.code.letter != nil }.map(\.tokens)
-        candidates += names.filter { n in
-            !processes.contains { $0 != n.tokens && $0.contains(n.tokens.lowerBound) && $0.contains(n.tokens.upperBound - 1) }
+        candidates += names.filter { name in
+            !processes.contains { $0 != name.tokens && $0.contains(name.tokens.lowerBound) && $0.contains(name.tokens.upperBound - 1) }
         }.map(caramelClassNamed)
         candidates.sort { $0.tokens.lowerBound < $1.tokens.lowerBound }
     }
@@ -33,24 +36,24 @@ extension ParseSession {
     /// Merges `citric acid (E330)`, `E330 (citric acid)` and `acide citrique E-330` into one candidate.
     mutating func mergeCandidates() {
         merged = []
-        var c = 0
-        while c < candidates.count {
-            let a = candidates[c]
-            if c + 1 < candidates.count, a.isCode != candidates[c + 1].isCode,
-               Self.sameAdditive(a.code, candidates[c + 1].code),
-               joinable(from: a.tokens.upperBound, to: candidates[c + 1].tokens.lowerBound,
-                        closingAfter: candidates[c + 1].tokens.upperBound) {
-                let b = candidates[c + 1]
-                var best = a.isCode ? a : b
-                let other = a.isCode ? b : a
+        var position = 0
+        while position < candidates.count {
+            let first = candidates[position]
+            if position + 1 < candidates.count, first.isCode != candidates[position + 1].isCode,
+               Self.sameAdditive(first.code, candidates[position + 1].code),
+               joinable(from: first.tokens.upperBound, to: candidates[position + 1].tokens.lowerBound,
+                        closingAfter: candidates[position + 1].tokens.upperBound) {
+                let second = candidates[position + 1]
+                var best = first.isCode ? first : second
+                let other = first.isCode ? second : first
                 if best.code.isAncestor(of: other.code) { best.code = other.code }
-                best.tokens = a.tokens.lowerBound..<b.tokens.upperBound
-                merged.append(MergedCandidate(parts: [a, b], best: best))
-                c += 2
+                best.tokens = first.tokens.lowerBound..<second.tokens.upperBound
+                merged.append(MergedCandidate(parts: [first, second], best: best))
+                position += 2
                 continue
             }
-            merged.append(MergedCandidate(parts: [a], best: a))
-            c += 1
+            merged.append(MergedCandidate(parts: [first], best: first))
+            position += 1
         }
     }
 

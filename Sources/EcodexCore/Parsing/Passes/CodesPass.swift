@@ -2,28 +2,28 @@
 extension ParseSession {
     /// Prefixed codes, which need no context.
     mutating func readPrefixedCodes() {
-        var i = 0
-        while i < tokens.count {
-            let t = tokens[i]
-            let lead = norm.scalars[Int(t.start)]
+        var position = 0
+        while position < tokens.count {
+            let token = tokens[position]
+            let lead = norm.scalars[Int(token.start)]
             // A code token has a digit (`E330`, `E2l1`, `F129`) or is a bare prefix (`E`, `INS`, `SIN`,
             // and `lNS` or `1NS` read for `INS`).
-            let candidate = t.kind == .word
+            let candidate = token.kind == .word
                 ? ((lead == 0x45 || lead == 0x49 || lead == 0x53 || lead == 0x46 || lead == 0x43)
-                    && (t.hasDigit || t.length == 1 || t.length == 3)
-                    || CodeReader.isINSSlip(norm.scalars[Int(t.start)..<Int(t.end)])
-                    || CodeReader.isBracketSlipE(norm.scalars[Int(t.start)..<Int(t.end)]) && (t.hasDigit || t.length == 2))
-                : (t.key == 0xA3 || t.key == 0x20AC)
+                    && (token.hasDigit || token.length == 1 || token.length == 3)
+                    || CodeReader.isINSSlip(norm.scalars[Int(token.start)..<Int(token.end)])
+                    || CodeReader.isBracketSlipE(norm.scalars[Int(token.start)..<Int(token.end)]) && (token.hasDigit || token.length == 2))
+                : (token.key == 0xA3 || token.key == 0x20AC)
             if candidate {
-                let hits = reader.readPrefixed(at: i)
+                let hits = reader.readPrefixed(at: position)
                 if let last = hits.last {
-                    for h in hits { for k in h.tokens { consumed[k] = true } }
+                    for hit in hits { for tokenIndex in hit.tokens { consumed[tokenIndex] = true } }
                     codeHits += hits
-                    i = max(i + 1, last.tokens.upperBound)
+                    position = max(position + 1, last.tokens.upperBound)
                     continue
                 }
             }
-            i += 1
+            position += 1
         }
     }
 }

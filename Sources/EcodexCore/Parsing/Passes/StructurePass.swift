@@ -7,24 +7,31 @@ extension ParseSession {
         let splits = joinedClassWords()
         if !splits.isEmpty {
             structure = IngredientStructure(tokens: tokens, splitBefore: splits)
-            for h in classHits { structure.noteClass(at: h.tokens, function: h.function, nutrient: h.nutrient, weak: h.weak) }
+            for hit in classHits {
+                structure.noteClass(at: hit.tokens, function: hit.function, nutrient: hit.nutrient, weak: hit.weak)
+            }
         }
-        for h in codeHits where !h.needsContext { structure.noteAdditive(at: h.tokens.lowerBound) }
-        for n in nameHits where !n.contextOnly { structure.noteAdditive(at: n.tokens.lowerBound) }
+        for hit in codeHits where !hit.needsContext { structure.noteAdditive(at: hit.tokens.lowerBound) }
+        for name in nameHits where !name.contextOnly { structure.noteAdditive(at: name.tokens.lowerBound) }
         // `colours: caramel, paprika extract`: an ordinary-food name of its header's own function
         // keeps the header's list going, as a plain name does (before, the list ended at `caramel`
         // and `paprika extract`, a food name too, lost its colour).
         let functions = self.functions
-        for n in nameHits where n.contextOnly {
-            let k = Int(structure.itemOfToken[n.tokens.lowerBound])
-            guard k >= 0, let h = structure.items[k].header, let f = structure.items[h].ownFunction,
-                  n.code.lineage.lazy.compactMap({ functions[$0] }).first?.contains(f) == true else { continue }
-            structure.noteAdditive(at: n.tokens.lowerBound)
+        for name in nameHits where name.contextOnly {
+            let itemIndex = Int(structure.itemOfToken[name.tokens.lowerBound])
+            guard itemIndex >= 0, let header = structure.items[itemIndex].header,
+                  let headerFunction = structure.items[header].ownFunction,
+                  name.code.lineage.lazy.compactMap({ functions[$0] }).first?.contains(headerFunction) == true
+            else { continue }
+            structure.noteAdditive(at: name.tokens.lowerBound)
         }
         structure.liftTrailingFunctions(tokens: tokens)
-        for (k, t) in tokens.enumerated() where t.isDigits && (3...4).contains(t.length) && !consumed[k] {
-            let it = structure.itemOfToken[k]
-            if it >= 0, structure.items[Int(it)].tokens.lowerBound == k { structure.noteAdditive(at: k) }
+        for (position, token) in tokens.enumerated()
+        where token.isDigits && (3...4).contains(token.length) && !consumed[position] {
+            let itemIndex = structure.itemOfToken[position]
+            if itemIndex >= 0, structure.items[Int(itemIndex)].tokens.lowerBound == position {
+                structure.noteAdditive(at: position)
+            }
         }
         structure.resolve()
     }
@@ -35,12 +42,13 @@ extension ParseSession {
     /// `Emulgatoren und Stabilisatoren (E407)` stays one item: nothing stands between them.
     func joinedClassWords() -> Set<Int> {
         var splits = Set<Int>()
-        for h in classHits where h.function != nil && !h.nutrient {
-            let a = h.tokens.lowerBound - 1
-            guard a > 0, isAnd(a),
-                  structure.itemOfToken[a] == structure.itemOfToken[h.tokens.lowerBound], let it = item(a),
-                  let first = it.classTokens, first.upperBound < a, it.ownFunction != h.function else { continue }
-            splits.insert(a)
+        for hit in classHits where hit.function != nil && !hit.nutrient {
+            let andToken = hit.tokens.lowerBound - 1
+            guard andToken > 0, isAnd(andToken),
+                  structure.itemOfToken[andToken] == structure.itemOfToken[hit.tokens.lowerBound],
+                  let governing = item(andToken), let first = governing.classTokens, first.upperBound < andToken,
+                  governing.ownFunction != hit.function else { continue }
+            splits.insert(andToken)
         }
         return splits
     }
