@@ -131,7 +131,7 @@ extension NameIndex {
     /// first or last letter OCR reads for another by shape (`EditDistance.isFirstLetterShapeSlip`,
     /// `isLastLetterShapeSlip`).
     func oneSlipWords(of word: ArraySlice<UInt32>, into found: inout [Int32], since first: Int,
-                              cache: inout FuzzyCache, encode: (Int32) -> Int32) -> Bool {
+                      cache: inout FuzzyCache, encode: (Int32) -> Int32) -> Bool {
         let t = tables
         var full = false
         forEachDeletionNeighbour(of: word, cache: &cache) { w in
@@ -169,7 +169,7 @@ extension NameIndex {
     /// group starts at letter `first` or later and ends by letter `end(group)`, and with the letter
     /// where the group ended; stops once `body` returns true.
     static func forEachMergeVariant(of word: ArraySlice<UInt32>, first: Int, end: ([UInt32]) -> Int,
-                                            _ body: (_ variant: [UInt32], _ groupEnd: Int) -> Bool) {
+                                    _ body: (_ variant: [UInt32], _ groupEnd: Int) -> Bool) {
         let b = word.startIndex
         var variant: [UInt32] = []
         for (from, to) in mergeSlips {

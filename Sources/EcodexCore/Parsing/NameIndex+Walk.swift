@@ -37,8 +37,8 @@ extension NameIndex {
 
     /// Depth-first over the trie; depth is bounded by the longest name, branching by the candidate cap.
     func walk(_ stream: UnsafeBufferPointer<StreamWord>, start: Int, pos: Int, node: Int32, edits: Int,
-                      low: Bool, scalars: UnsafeBufferPointer<UInt32>, cache: inout FuzzyCache, best: inout Match?,
-                      steps: inout Int) {
+              low: Bool, scalars: UnsafeBufferPointer<UInt32>, cache: inout FuzzyCache, best: inout Match?,
+              steps: inout Int) {
         steps += 1
         guard steps <= 256, pos < stream.count else { return }
         let w = stream[pos]
@@ -172,8 +172,8 @@ extension NameIndex {
     /// Reads the name that starts at `start` with its first word taken as the known `word` (one
     /// edit), when the rest of the name is read without a slip and holds `restLetters` letters or more.
     func firstWordSlip(_ stream: UnsafeBufferPointer<StreamWord>, start: Int, word: Int32, restLetters: Int,
-                               low: Bool, scalars: UnsafeBufferPointer<UInt32>, cache: inout FuzzyCache,
-                               best: inout Match?, steps: inout Int) {
+                       low: Bool, scalars: UnsafeBufferPointer<UInt32>, cache: inout FuzzyCache,
+                       best: inout Match?, steps: inout Int) {
         var found: Match?
         follow(stream, start: start, pos: start, node: 0, word: word, edits: 1, low: low,
                scalars: scalars, cache: &cache, best: &found, steps: &steps)
@@ -189,7 +189,7 @@ extension NameIndex {
     /// a word that lost its first letter is more often another word), or, when `short` (a
     /// word too short for fuzzy matching on its own), with any one plausible slip.
     func innerNameSlipWords(_ letters: Slice<UnsafeBufferPointer<UInt32>>, after node: Int32, short: Bool,
-                                    bothEnds: Bool, cache: inout FuzzyCache) -> [Int32] {
+                            bothEnds: Bool, cache: inout FuzzyCache) -> [Int32] {
         guard letters.count <= 40 else { return [] }
         let t = tables
         let word = ArraySlice(letters)
@@ -251,8 +251,8 @@ extension NameIndex {
     }
 
     func follow(_ stream: UnsafeBufferPointer<StreamWord>, start: Int, pos: Int, node: Int32, word: Int32,
-                        edits: Int, low: Bool, scalars: UnsafeBufferPointer<UInt32>, cache: inout FuzzyCache,
-                        best: inout Match?, steps: inout Int) {
+                edits: Int, low: Bool, scalars: UnsafeBufferPointer<UInt32>, cache: inout FuzzyCache,
+                best: inout Match?, steps: inout Int) {
         let child = tables.edges.get(Self.edgeKey(node, word))
         guard child >= 0 else { return }
         let t = tables.terminal[Int(child)]

@@ -3,7 +3,7 @@ extension ParseSession {
     /// The ingredient an item's mention belongs to: the item's own text, or its header's or
     /// parent's when the item is nothing but additives (`Emulsifiers (E442, E476)`).
     func ingredientText(item k: Int, covered: [Bool], cache: inout [String?], coveredItems: inout [Int8],
-                                fallback: String, mentionsInItem: Int) -> String? {
+                        fallback: String, mentionsInItem: Int) -> String? {
         func head(_ k: Int) -> String? {
             if let s = cache[k] { return s }
             let it = structure.items[k]

@@ -60,7 +60,7 @@ extension ParseSession {
     /// `talc et carbonate de calcium`, `E341 and calcium carbonate`. Fortification lists salts
     /// with vitamins and minerals, not with additives.
     func joinedToAdditive(_ i: Int, _ merged: [MergedCandidate],
-                                  _ amongNutrients: [Bool]) -> Bool {
+                          _ amongNutrients: [Bool]) -> Bool {
         let me = merged[i].best
         guard !me.isCode, NutrientSalts.isSalt(words(me.nameTokens)) else { return false }
         for j in [i - 1, i + 1] where j >= 0 && j < merged.count {
@@ -79,7 +79,7 @@ extension ParseSession {
     /// Names that are also nutrients (`Fettsäuren`, `acides gras`, `vitamin C`) are context-only;
     /// on a photo a class word read nearby must not make the table's line an additive.
     func inNutritionDeclaration(_ range: Range<Int>, window: Int = nutritionWindow,
-                                        is word: (String) -> Bool = { w in nutritionWords.contains { w.hasPrefix($0) } }) -> Bool {
+                                is word: (String) -> Bool = { w in nutritionWords.contains { w.hasPrefix($0) } }) -> Bool {
         func isNutrition(_ k: Int) -> Bool {
             let t = tokens[k]
             guard t.kind == .word, t.length >= 4 else { return false }

@@ -6,7 +6,7 @@ extension ParseSession {
     /// `citrato di sodio e di potassio` also `citrato di potassio` (the prepositions are stop words).
     /// The other word must complete a known name on its own, with no slip.
     func distributed(_ stream: UnsafeBufferPointer<NameIndex.StreamWord>, after match: NameIndex.Match,
-                             index: NameIndex, scalars: UnsafeBufferPointer<UInt32>) -> Candidate? {
+                     index: NameIndex, scalars: UnsafeBufferPointer<UInt32>) -> Candidate? {
         let end = match.endWord
         guard match.endWord - match.startWord >= 2, end + 1 < stream.count, !stream[end].barrierBefore,
               !stream[end + 1].barrierBefore, isAnd(Int(stream[end].token)) else { return nil }
@@ -20,7 +20,7 @@ extension ParseSession {
     /// The same with the shared word at the end, English and German style, read before a name
     /// that ends in it: `sodium and potassium citrates` also names `sodium citrates`.
     func distributed(_ stream: UnsafeBufferPointer<NameIndex.StreamWord>, before match: NameIndex.Match,
-                             index: NameIndex, scalars: UnsafeBufferPointer<UInt32>) -> Candidate? {
+                     index: NameIndex, scalars: UnsafeBufferPointer<UInt32>) -> Candidate? {
         let start = match.startWord
         guard match.endWord - start >= 2, start >= 2, !stream[start].barrierBefore, !stream[start - 1].barrierBefore,
               isAnd(Int(stream[start - 1].token)) else { return nil }
@@ -39,7 +39,7 @@ extension ParseSession {
     /// A candidate for `words` when they are exactly one known name other than `code`, its tokens
     /// those of the word at `replacing`.
     func sharedName(_ words: [NameIndex.StreamWord], replacing sharedIndex: Int, not code: ECode?, index: NameIndex,
-                            scalars: UnsafeBufferPointer<UInt32>) -> Candidate? {
+                    scalars: UnsafeBufferPointer<UInt32>) -> Candidate? {
         var words = words
         for position in words.indices {
             words[position].barrierBefore = false
