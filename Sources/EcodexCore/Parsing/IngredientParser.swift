@@ -1,14 +1,8 @@
 /// Finds additive mentions in ingredient text: codes, names, OCR slips and function hints.
 ///
-/// The passes run in this order because each needs the one before:
-/// 1. normalise (fold case, diacritics, look-alikes; keep byte offsets) and tokenise;
-/// 2. read prefixed codes (`E330`, `INS 420`), which need no context, so names never
-///    start inside a code;
-/// 3. match names and class words with the token trie;
-/// 4. split into ingredients and let class words govern their items, which decides
-///    what is additive context;
-/// 5. accept what needs context (bare numbers, slip prefixes, context-only names),
-///    merge `citric acid (E330)` into one mention and attach functions and ingredients.
+/// The text goes through a list of named passes (`ParseSession.passes`, one file each under
+/// `Passes/`): tokenise, prefixed codes, negation, names, structure, bare numbers, candidates,
+/// context, statements. Why they run in that order is written beside the list.
 ///
 /// Building the parser from a lexicon builds the name index (tens of milliseconds for ten
 /// thousand names); a parser saved with `ParserImage` is mapped from its file instead, in well
