@@ -18,10 +18,8 @@ import Foundation
 public final class TesseractLabelReader: LabelReader {
     /// The languages used and when a page is read again.
     let languagePlan: LanguagePlan
-    /// Every language the reader may use, e.g. `["eng", "deu"]`; the first pass uses `firstPassLanguages`.
+    /// Every language the reader may use, e.g. `["eng", "deu"]`; the first pass uses `LanguagePlan.firstPass`.
     public var languages: [String] { languagePlan.all }
-    /// The languages of the first, whole-page pass.
-    var firstPassLanguages: [String] { languagePlan.firstPass }
     /// The folder the language files were loaded from.
     public let dataPath: String
 
@@ -104,11 +102,6 @@ public final class TesseractLabelReader: LabelReader {
     var retryEngine: SharedEngine { engines.retry }
     /// Every engine this reader started, in order, with the step that started it (`EnginePool.started`).
     var enginesStarted: [String] { engines.started }
-    static var secondEngineMinLetters: Int { ReadingPlan.secondEngineMinLetters }
-    static var panelPrintHeight: Double { ReadingPlan.panelPrintHeight }
-    static func secondEnginePays(_ blocks: [TextRegions.Block], from minLetters: Int) -> Bool {
-        ReadingPlan.secondEnginePays(blocks, from: minLetters)
-    }
 
     /// Loads, preprocesses and recognises one photo.
     ///
