@@ -279,7 +279,7 @@ import Testing
 
         let result = try TesseractLabelReader().read(imageAt: path)
         #expect(!result.steps.contains { $0.hasPrefix("text blocks") }, "\(result.steps)")
-        #expect((result.printHeight ?? 0) >= TesseractLabelReader.panelPrintHeight, "print \(result.printHeight ?? 0)")
+        #expect((result.printHeight ?? 0) >= ReadingPlan.panelPrintHeight, "print \(result.printHeight ?? 0)")
         let text = squeezed(result.text)
         for expected in ["espesante", "desnatada en polvo", "copos de avena", "corrector de"] {
             #expect(text.contains(expected), "missing \(expected) in \(result.text)")

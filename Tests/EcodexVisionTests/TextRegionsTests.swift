@@ -137,11 +137,11 @@ import Testing
         func blocks(_ letters: [Int]) -> [TextRegions.Block] {
             letters.map { TextRegions.Block(x: 0, y: 0, width: 10, height: 10, lineHeight: 8, lines: 3, letters: $0) }
         }
-        let bar = TesseractLabelReader.secondEngineMinLetters
-        #expect(!TesseractLabelReader.secondEnginePays(blocks([900]), from: bar))
-        #expect(!TesseractLabelReader.secondEnginePays(blocks([900, bar - 1]), from: bar))
-        #expect(TesseractLabelReader.secondEnginePays(blocks([900, bar]), from: bar))
-        #expect(TesseractLabelReader.secondEnginePays(blocks([60, 900, bar - 60]), from: bar))
+        let bar = ReadingPlan.secondEngineMinLetters
+        #expect(!ReadingPlan.secondEnginePays(blocks([900]), from: bar))
+        #expect(!ReadingPlan.secondEnginePays(blocks([900, bar - 1]), from: bar))
+        #expect(ReadingPlan.secondEnginePays(blocks([900, bar]), from: bar))
+        #expect(ReadingPlan.secondEnginePays(blocks([60, 900, bar - 60]), from: bar))
     }
 
     /// In a batch every core already reads a photo of its own: no photo takes a second engine.

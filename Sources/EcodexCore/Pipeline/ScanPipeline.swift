@@ -89,7 +89,8 @@ public final class ScanPipeline {
     private func scanImage(at path: String, options: ScanOptions) throws -> ScanReport {
         guard let reader else { throw ScanError.ocrUnavailable }
         let start = Clock.now()
-        return try report(reading: try reader.read(imageAt: path), path: path, options: options, start: start)
+        let photo = try reader.prepare(imageAt: path)
+        return try report(reading: try reader.recognize(photo), path: path, options: options, start: start)
     }
 
     /// Photos read in parallel (`scan(_:options:ahead:each:)`).

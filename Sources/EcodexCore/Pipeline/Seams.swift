@@ -1,9 +1,17 @@
 /// Reads the text on a label photo: imaging plus OCR. The product uses
 /// Tesseract (`EcodexVision.TesseractLabelReader`); core tests use a double.
+///
+/// Reading one photo is two stages the pipeline calls in turn: `prepare` (decode, find text,
+/// preprocess) and `recognize` (OCR). `read(imageAt:)` is both at once.
 public protocol LabelReader: AnyObject {
     /// Loads, preprocesses and recognises one image. Throws a `ClassifiedError`
     /// (`capture_error` for unreadable files, `ocr_error` for engine failures).
     func read(imageAt path: String) throws -> OCRResult
+    /// Loads and preprocesses one image for `recognize`. Throws a `capture_error` for a file
+    /// that is missing, not an image, damaged or too large.
+    func prepare(imageAt path: String) throws -> any PreparedPhoto
+    /// Recognises the text of a photo `prepare` gave. Throws an `ocr_error` when the engine fails.
+    func recognize(_ photo: any PreparedPhoto) throws -> OCRResult
     /// Reads several photos, one result per photo in input order; a reader may use
     /// several cores. A photo that fails gives its error in its place.
     func read(imagesAt paths: [String]) -> [Result<OCRResult, Error>]
@@ -17,7 +25,25 @@ public protocol LabelReader: AnyObject {
     func read(burstAt paths: [String], within seconds: Double?) -> [Result<OCRResult, Error>]
 }
 
+/// A photo a `LabelReader` prepared, waiting for its recognition; what it holds is the reader's own.
+public protocol PreparedPhoto: AnyObject {
+    /// The photo's file.
+    var path: String { get }
+}
+
+/// A photo not prepared yet: readers without stages of their own read it whole in `recognize`.
+public final class PhotoToRead: PreparedPhoto {
+    public let path: String
+    public init(path: String) { self.path = path }
+}
+
 extension LabelReader {
+    /// No stage of its own: the photo is read whole by `recognize`.
+    public func prepare(imageAt path: String) throws -> any PreparedPhoto { PhotoToRead(path: path) }
+
+    /// `read(imageAt:)` of the photo's file.
+    public func recognize(_ photo: any PreparedPhoto) throws -> OCRResult { try read(imageAt: photo.path) }
+
     /// One photo after the other.
     public func read(imagesAt paths: [String]) -> [Result<OCRResult, Error>] {
         paths.map { p in Result { try read(imageAt: p) } }
