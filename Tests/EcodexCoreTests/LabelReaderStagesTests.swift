@@ -29,7 +29,7 @@ import Testing
     @Test func thePipelinePreparesThenRecognises() throws {
         let reader = StagedReader()
         let pipeline = try ScanPipeline(catalog: TestRecords.catalog, reader: reader)
-        let report = try pipeline.scanImage(at: "label.jpg", options: ScanOptions())
+        let report = try pipeline.scan(.image(path: "label.jpg"), options: ScanOptions())
         #expect(reader.calls == ["prepare label.jpg", "recognize label.jpg"])
         #expect(report.additives.map(\.code.description) == ["E330"])
     }

@@ -11,16 +11,16 @@ import Testing
     /// regions, a product found by barcode and a photo with outlined words.
     static func reports() throws -> [(name: String, report: ScanReport)] {
         let text = try ScanPipeline(catalog: TestRecords.catalog)
-        var badges = try text.scanText("Sugar, colours: E102, E129, sweetener: aspartame, acid: E330, E999",
-                                       input: "labels/candy.jpg", options: ScanOptions(preferences: Preferences(region: .eu)))
+        var badges = try text.scan(.text("Sugar, colours: E102, E129, sweetener: aspartame, acid: E330, E999",
+                                             label: "labels/candy.jpg"), options: ScanOptions(preferences: Preferences(region: .eu)))
         badges.additives[0].audience = ["Kids"]
         let unread = try ScanPipeline(catalog: TestRecords.catalog, reader: FakeReader("water salt", confidence: 30))
-            .scanImage(at: "blurred.jpg", options: ScanOptions())
+            .scan(.image(path: "blurred.jpg"), options: ScanOptions())
         let partly = try ScanPipeline(catalog: TestRecords.catalog, reader: FakeReader("Sugar, E330, E102", confidence: 90, timedOut: true))
-            .scanImage(at: "cut.jpg", options: ScanOptions())
-        let compare = try text.scanText("E102, E171", options: ScanOptions(compareRegions: Region.allCases))
+            .scan(.image(path: "cut.jpg"), options: ScanOptions())
+        let compare = try text.scan(.text("E102, E171"), options: ScanOptions(compareRegions: Region.allCases))
         let product = try ScanPipeline(catalog: TestRecords.catalog, products: FakeProducts(["4006381333931": "Sugar, E102, E330"]))
-            .scanBarcode("4006381333931", options: ScanOptions(preferences: Preferences(region: .us)))
+            .scan(.barcodeDigits("4006381333931"), options: ScanOptions(preferences: Preferences(region: .us)))
         var photo = badges
         photo.input = "/home/shopper/Pictures/label.jpg"
         photo.photo = PhotoView(preview: PhotoPreview(jpeg: [0xFF, 0xD8, 0xFF, 0xD9], width: 600, height: 400, scale: 0.5),
