@@ -192,7 +192,7 @@ final class FakeReader: LabelReader {
     @Test func errorJSON() throws {
         let line = JSONRenderer.render(errorClass: .capture, message: "No file at x.jpg.", input: "x.jpg")
         let obj = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        #expect((obj["error"] as? [String: String])?["class"] == "capture_error")
+        #expect((obj["error"] as? [String: Any])?["class"] as? String == "capture_error")
     }
 
     @Test func terminalTextIsReadableWithoutColourAndFits80Columns() throws {

@@ -15,8 +15,10 @@ import EcodexCore
         }
         // EU: Reg. (EC) No 1333/2008 Annex V, the Southampton colours' statement.
         #expect(try rule("E110", .eu)?.statement?.contains("activity and attention in children") == true)
-        // US: FDA order of 15 January 2025 revoking erythrosine in food.
-        #expect(try rule("E127", .us)?.approved == false)
+        // US: FDA order of 15 January 2025 revoking erythrosine in food, effective 15 January 2027.
+        let erythrosine = try #require(try rule("E127", .us))
+        #expect(erythrosine.inForce(on: CalendarDay("2026-11-27")!).approved == true)
+        #expect(erythrosine.inForce(on: CalendarDay("2027-02-01")!).approved == false)
         // UK: retained Reg. (EC) No 1333/2008 still lists titanium dioxide.
         #expect(try rule("E171", .uk)?.approved == true)
         // CA: Health Canada's List of Permitted Colouring Agents includes amaranth.
