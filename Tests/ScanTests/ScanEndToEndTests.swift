@@ -299,8 +299,9 @@ import Testing
         // The shipped pack passes: every region rule cites its provision and every conditions
         // line reads plainly, so no region counts a rule without a citation or a hard line.
         #expect(run.status == 0, "\(run.stderr)")
+        let table = run.stdout.split(separator: "\n").drop { !$0.hasPrefix("Rule provenance per region") }
         for region in ["EU", "US", "UK", "CA", "AU", "IN"] {
-            let line = run.stdout.split(separator: "\n").first { $0.hasPrefix("  \(region): ") }
+            let line = table.first { $0.hasPrefix("  \(region): ") }
             let counts = line?.dropFirst(region.count + 4).split(separator: "/").map { $0.trimmingCharacters(in: .whitespaces) }
             #expect(counts?.count == 5 && counts?[1] == "0" && counts?[2] == "0", "\(region): \(line ?? "no line")")
         }
