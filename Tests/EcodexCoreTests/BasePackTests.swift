@@ -128,7 +128,7 @@ import Testing
         #expect(amaranth.reasons == ["Allowed in the EU with no warning required.",
                                      "Allowed only in aperitif wines, spirit drinks and fish roe. Not sold straight to shoppers."])
         let uk = RiskEngine.assess(Self.byCode["E239"]!, preferences: Preferences(region: .uk))
-        #expect(uk.reasons.last == "As in the EU: allowed only in Provolone cheese.")
+        #expect(uk.reasons.last == "As in the EU: allowed only in one kind of cheese, Provolone.")
         // A rule with no limit of use keeps its one line.
         #expect(RiskEngine.assess(Self.byCode["E330"]!, preferences: Preferences(region: .eu)).reasons.count == 1)
     }

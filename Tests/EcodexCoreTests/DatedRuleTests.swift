@@ -133,6 +133,19 @@ import Testing
         #expect(counts.first { $0.region == .eu } == RuleProvenance.RegionCount(region: .eu, rules: 1, uncited: 0, unreadable: 1, checked: 0, unchecked: 1))
     }
 
+    @Test func aQuotedLabelStatementIsNotCountedInTheConditionsCheck() {
+        let india = "A synthetic colour India allows. The label must say: \u{201C}Contains permitted synthetic food colour(s)\u{201D}."
+        #expect(RuleProvenance.conditionProblems(india).isEmpty, "\(RuleProvenance.conditionProblems(india))")
+        // Our own words around the quote are still held to the check.
+        let long = String(repeating: "word ", count: 19) + "\u{201C}Contains permitted natural colour(s)\u{201D}."
+        #expect(RuleProvenance.conditionProblems(long) == ["has 19 words; at most 18"])
+        let hard = "Authorised internationally. \u{201C}Contains permitted natural colour(s)\u{201D}."
+        #expect(RuleProvenance.conditionProblems(hard).count == 1)
+        // An unclosed quote hides nothing.
+        let unclosed = "The label must say: \u{201C}" + String(repeating: "word ", count: 19)
+        #expect(RuleProvenance.conditionProblems(unclosed).first?.hasPrefix("has 2") == true)
+    }
+
     @Test func datesAreValidatedWithTheContentRules() {
         var a = Self.erythrosine
         a.regionRules["EU"] = RegionRule(approved: true, effectiveUntil: "15 Jan 2027", after: RuleSide(approved: false))

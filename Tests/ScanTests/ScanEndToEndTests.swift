@@ -306,9 +306,15 @@ import Testing
     @Test func validationPrintsCoverage() throws {
         let run = try scan.run(["pack", "validate", "--source", ScanBinary.path("packs/base"),
                                 "--texts", ScanBinary.path("Tests/EcodexCoreTests/Fixtures/ingredient-texts.jsonl")])
-        // The shipped pack passes once every region rule cites its provision; until then it
-        // fails on those rules only, after printing the coverage and per-region counts.
-        #expect(run.status == 0 || run.stderr.contains("region rule problem(s) (citation or conditions)"), "\(run.stderr)")
+        // The shipped pack passes: every region rule cites its provision and every conditions
+        // line reads plainly, so no region counts a rule without a citation or a hard line.
+        #expect(run.status == 0, "\(run.stderr)")
+        let table = run.stdout.split(separator: "\n").drop { !$0.hasPrefix("Rule provenance per region") }
+        for region in ["EU", "US", "UK", "CA", "AU", "IN"] {
+            let line = table.first { $0.hasPrefix("  \(region): ") }
+            let counts = line?.dropFirst(region.count + 4).split(separator: "/").map { $0.trimmingCharacters(in: .whitespaces) }
+            #expect(counts?.count == 5 && counts?[1] == "0" && counts?[2] == "0", "\(region): \(line ?? "no line")")
+        }
         #expect(run.stdout.contains("Rules per region"))
         #expect(run.stdout.contains("EU:"))
         #expect(run.stdout.contains("Rule coverage over 307 real ingredient texts"))

@@ -428,7 +428,7 @@ def inherit_group_rules(codes, parent, rules):
             if group and region not in rules[c]:
                 r = dict(group)
                 r.pop("name", None)
-                r["conditions"] = "Covered by the group entry %s. %s" % (parent[c], group.get("conditions", "")) if not group.get("conditions", "").startswith("Covered by") else group["conditions"]
+                r["conditions"] = "Part of group %s. %s" % (parent[c], group.get("conditions", "")) if not group.get("conditions", "").startswith("Part of group") else group["conditions"]
                 rules[c][region] = r
 
 
@@ -726,7 +726,7 @@ def main():
         if c in rules:
             p = parent[c]
             rules[c]["EU"] = {"approved": True, "warning_required": False,
-                              "conditions": "Authorised under the group entry %s." % p,
+                              "conditions": "Allowed as part of group %s." % p,
                               "reference": refs["eu1333"]}
     for c in eu_auth:
         if c in rules:
@@ -747,7 +747,7 @@ def main():
                 r["warning_required"] = True
                 if grp["statement"]:
                     r["statement"] = grp["statement"]
-                r["conditions"] = grp["conditions"] + (" " + r["conditions"] if r.get("conditions") and "group entry" not in r["conditions"] else "")
+                r["conditions"] = grp["conditions"] + (" " + r["conditions"] if r.get("conditions") and "part of group" not in r["conditions"] else "")
                 r["reference"] = refs[grp["ref"]]
 
     for c, v in cur["us"].items():

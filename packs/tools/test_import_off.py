@@ -173,16 +173,25 @@ class Citations(unittest.TestCase):
         self.assertEqual(record("E330")["region_rules"]["IN"]["reference"]["provision"], "Appendix A, Table 1")
 
     def test_lines_from_lists_and_tables_are_plain(self):
-        # Conditions written for CA, AU and IN lists and tables: at most 18 words, grade 6.
+        # Conditions of every generated rule (and the lines lists and tables give): at most 18 words, grade 6.
         import validate
         with open(os.path.join(HERE, "curated.json"), encoding="utf-8") as f:
             cur = json.load(f)
         lines = [g["conditions"] for r in ("CA", "AU", "IN") for g in cur["region_lists"][r]]
         lines += [v["conditions"] for v in cur["rule_refs"].values() if isinstance(v, dict) and "conditions" in v]
         lines += [rule["conditions"] for c, r, rule in self.rules() if r == "IN" and "bread and biscuit" in rule.get("conditions", "")]
-        long = [x for x in lines if not x.startswith(("E160 is", "A natural colour", "One of India")) and
-                (len(validate.words_of(x)) > 18 or validate.fk_grade(x) > 6)]
+        lines += [rule.get("conditions", "") for c, r, rule in self.rules()]
+        long = [x for x in lines if validate.condition_problems(x)]
         self.assertEqual(long, [])
+
+    def test_a_quoted_label_statement_is_not_counted(self):
+        import validate
+        india = "A synthetic colour India allows. The label must say: \u201cContains permitted synthetic food colour(s)\u201d."
+        self.assertEqual(validate.condition_problems(india), [])
+        self.assertEqual(validate.condition_problems("word " * 19 + "\u201cContains permitted natural colour(s)\u201d."),
+                         ["has 19 words (max 18)"])
+        self.assertEqual(len(validate.condition_problems("Authorised internationally. \u201cContains colour(s)\u201d.")), 1)
+        self.assertEqual(len(validate.condition_problems("The label must say: \u201c" + "word " * 19)), 1)
 
     def test_table_line_per_column(self):
         import citations

@@ -58,6 +58,23 @@ def fk_grade(text):
     return 0.39 * (len(ws) / sentences) + 11.8 * (syl / len(ws)) - 15.59
 
 
+QUOTED = re.compile(r"\u201c[^\u201d]*\u201d")
+
+
+def condition_problems(text):
+    """Why a rule's conditions line fails the plain-language check (as `scan pack validate`).
+    A label statement quoted in curly quotes is the regulator's wording, not ours: not counted."""
+    ours = QUOTED.sub("", text)
+    problems = []
+    n = sum(1 for t in ours.split() if re.search(r"[^\W_]", t))  # white-space tokens with a letter or digit
+    if n > MAX_WORDS:
+        problems.append("has %d words (max %d)" % (n, MAX_WORDS))
+    g = fk_grade(ours)
+    if g > MAX_GRADE:
+        problems.append("grade %.1f > %.1f" % (g, MAX_GRADE))
+    return problems
+
+
 def is_primary(url):
     host = re.sub(r"^https?://(www\d?\.)?", "", url).split("/")[0]
     return any(host == h or host.endswith("." + h) for h in PRIMARY_HOSTS)
@@ -128,6 +145,9 @@ def main():
                 errors.append("%s/%s: statement without warning_required" % (code, reg))
             if "reference" not in rule:
                 errors.append("%s/%s: rule has no reference" % (code, reg))
+            for side, terms in (("", rule), ("before.", rule.get("before") or {}), ("after.", rule.get("after") or {})):
+                for problem in condition_problems(terms.get("conditions") or ""):
+                    errors.append("%s/%s: %sconditions %s: %s" % (code, reg, side, problem, terms["conditions"]))
         summary = rec.get("plain_risk", {}).get("summary", "")
         n = len(words_of(summary))
         g = fk_grade(summary)

@@ -68,8 +68,10 @@ public enum RuleProvenance {
     }
 
     /// Why `conditions` fails the plain-language check; empty when it passes (or is absent).
+    /// A statement quoted in curly quotes is the regulator's wording, not ours, so it is not counted.
     public static func conditionProblems(_ conditions: String?) -> [String] {
-        guard let text = conditions else { return [] }
+        guard let conditions else { return [] }
+        let text = withoutQuotedStatements(conditions)
         var problems: [String] = []
         let words = Readability.wordCount(text)
         if words > maximumConditionWords { problems.append("has \(words) words; at most \(maximumConditionWords)") }
@@ -78,6 +80,25 @@ public enum RuleProvenance {
             problems.append("reads at grade \(Int(grade.rounded(.up))); at most \(Int(maximumConditionGrade))")
         }
         return problems
+    }
+
+    /// `text` with each “…” span (a label statement quoted word for word) taken out; an unclosed
+    /// quote runs to the end, so a stray mark cannot hide the rest of the line from the count.
+    static func withoutQuotedStatements(_ text: String) -> String {
+        var kept = String.UnicodeScalarView(), pending = String.UnicodeScalarView()
+        var inQuote = false
+        for scalar in text.unicodeScalars {
+            if inQuote {
+                if scalar == "\u{201D}" { inQuote = false; pending.removeAll() } else { pending.append(scalar) }
+            } else if scalar == "\u{201C}" {
+                inQuote = true
+                pending.append(scalar)
+            } else {
+                kept.append(scalar)
+            }
+        }
+        kept.append(contentsOf: pending)
+        return String(kept)
     }
 
     /// Per region: rules, rules failing the citation check, rules failing the conditions check,
