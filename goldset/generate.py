@@ -548,7 +548,7 @@ def strong_params(rng, condition):
             p["blur"] = round(p["blur_frac"] * letter, 2)
         else:
             p["blur_frac"] = round(rng.uniform(0.5, 2.0 / 3.0), 3)        # streak length / letter height
-            p["streak"] = max(3, int(round(p["blur_frac"] * letter)) | 1)  # odd: 2r+1 pixels
+            p["streak"] = max(3, 2 * int(round((p["blur_frac"] * letter - 1) / 2)) + 1)   # nearest odd: 2r+1 px
     else:
         p["span"] = rng.randrange(80, 117)                # visible part of the cylinder, degrees
         p["elevation"] = round(rng.uniform(4, 14) * rng.choice([-1, 1]), 1)   # camera above/below, degrees
