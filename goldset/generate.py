@@ -221,6 +221,10 @@ def build_truth(seed):
     phone, pm = phone_truth(seed, names, matcher, len(items))
     lines += phone
     mismatches += pm
+    # Strong blur and a tight cylinder: hard-tier lines after phone_frame (their own draws).
+    strong, sm = strong_truth(seed, names, matcher, len(items) + PHONE_COUNT)
+    lines += strong
+    mismatches += sm
     with open(TRUTH, "w", encoding="utf-8") as f:
         for line in lines:
             f.write(json.dumps(line, ensure_ascii=False) + "\n")
@@ -390,6 +394,8 @@ def render(line, matcher):
                      h, c[6] * w, h - c[7] * h)]
     elif cond == "rotation":
         args += ["-background", "#9a9488", "-rotate", str(p["angle"])]
+    elif cond == "curved_tight":
+        args += cylinder_args(p, w, h)
     if cond == "glare":
         gx, gy, gr = int(p["glare_x"] * w), int(p["glare_y"] * h), int(p["glare_r"] * w)
         level = int(p["glare"] * 255)
@@ -400,7 +406,14 @@ def render(line, matcher):
         # Linear darkening keeps hues (HSL -modulate would saturate pale backgrounds), then a colour cast.
         args += ["-evaluate", "multiply", "%.2f" % (p["brightness"] / 100.0), "-fill", p.get("cast", "#302820"),
                  "-colorize", "10%"]
-    if cond == "blur":
+    if cond == "blur_strong":
+        if p["blur_kind"] == "motion":
+            # One-sided streak of 2r+1 pixels with near-even weights (sigma well above the radius).
+            r = (p["streak"] - 1) // 2
+            args += ["-motion-blur", "%dx%d+%d" % (r, 2 * p["streak"], p["motion_angle"])]
+        else:
+            args += ["-blur", "0x%s" % p["blur"]]
+    elif cond == "blur":
         if p["motion"]:
             args += ["-motion-blur", "0x%s+%d" % (p["blur"] * 1.6, p["motion_angle"])]
         else:
@@ -451,6 +464,137 @@ def occluder(p, line, text, lines, widths, size, margin, top, lead, w, matcher):
                 "-stroke", "none", "-fill", p["fg"]]
     return ["-fill", "rgba(60,50,40,0.92)", "-draw", "polygon %d,%d %d,%d %d,%d %d,%d" % (
         x0, y0, w, y0 - lead // 2, w, y1 + lead // 2, x0 + lead, y1), "-fill", p["fg"]]
+
+
+# ---------------------------------------------------------------------------
+# blur_strong and curved_tight: hard-tier labels blurred by a share of the letter height, or
+# wrapped round a tight cylinder (visible span 80-116 degrees, text compressed near the edges)
+# ---------------------------------------------------------------------------
+
+STRONG_COUNT = 42   # truth lines per condition (6 per language and 6 mixed panels)
+STRONG_CONDITIONS = ["blur_strong", "curved_tight"]
+
+
+def strong_truth(seed, names, matcher, first):
+    """Truth lines for blur_strong then curved_tight, all hard, ids after phone_frame."""
+    lines, mismatches = [], 0
+    for k in range(STRONG_COUNT * len(STRONG_CONDITIONS)):
+        i = first + k
+        rng = random.Random("%s:%d" % (seed, i))
+        ident = "g%04d" % i
+        condition = STRONG_CONDITIONS[k // STRONG_COUNT]
+        lang = (LANGS + ["mixed"])[k % (len(LANGS) + 1)]
+        if lang == "mixed":
+            langs = rng.sample(LANGS, rng.choice([2, 2, 3]))
+            wplan = writer.plan_for_panel(rng, names, langs)
+            parts, truth_s, only_s = [], set(), set()
+            for l in langs:
+                t, tr, on, _ = writer.write_text(l, rng, names, plan=wplan)
+                parts.append(t)
+                truth_s |= set(tr)
+                only_s |= set(on)
+            text = " / ".join(parts) if rng.random() < 0.5 else "\n".join(parts)
+            truth = sorted(truth_s, key=lexicon.code_key)
+            only = sorted(only_s - truth_s, key=lexicon.code_key)
+            source = "written by goldset/tools/writer.py (mixed-language panel %s)" % "+".join(langs)
+        else:
+            langs = [lang]
+            text, truth, only, _ = writer.write_text(lang, rng, names)
+            source = "written by goldset/tools/writer.py"
+        t2, o2, _ = lexicon.truth_for(text, matcher)
+        if t2 != truth or o2 != only:
+            mismatches += 1
+            print("note: %s writer %s/%s vs matcher %s/%s" % (ident, truth, only, t2, o2), file=sys.stderr)
+        params = strong_params(rng, condition)
+        conditions = [condition]
+        if lang == "mixed":
+            conditions.append("mixed_language")
+        if params["font"] in CONDENSED:
+            conditions.append("condensed")
+        if params["caps"]:
+            conditions.append("all_caps")
+        line = {
+            "file": "%s/%s.jpg" % (SYNTH, ident), "truth": truth, "namesOnly": only,
+            "conditions": conditions, "tier": "hard", "lang": lang,
+            "region": "EU", "source": source, "text": text, "params": params,
+        }
+        if lang == "mixed":
+            line["langs"] = langs
+        lines.append(line)
+    return lines, mismatches
+
+
+def strong_params(rng, condition):
+    """Every choice for one blur_strong or curved_tight image, drawn from the image's own RNG.
+
+    Letter height is the font's cap height at the drawn size (`letter_px`); the blur is a share
+    of it, so it scales with the print as a camera's defocus or shake does relative to the text."""
+    p = {"condition": condition, "tier": "hard"}
+    p["font"] = rng.choice(list(FONTS))
+    p["caps"] = rng.random() < 0.2
+    p["width"] = rng.randrange(900, 1601, 10)
+    p["pointsize"] = rng.randrange(22, 34)
+    p["fg"], p["bg"] = rng.choice(DARK_ON_LIGHT)
+    p["quality"] = rng.randrange(72, 86)
+    p["noise"] = round(rng.uniform(0.2, 0.5), 2)
+    p["noise_seed"] = rng.randrange(1, 10000)
+    letter = cap_height(p["font"]) * p["pointsize"]
+    p["letter_px"] = round(letter, 1)
+    if condition == "blur_strong":
+        p["blur_kind"] = "motion" if rng.random() < 0.5 else "gaussian"
+        p["motion_angle"] = rng.randrange(0, 180)
+        if p["blur_kind"] == "gaussian":
+            p["blur_frac"] = round(rng.uniform(0.10, 0.15), 3)            # Gaussian sigma / letter height
+            p["blur"] = round(p["blur_frac"] * letter, 2)
+        else:
+            p["blur_frac"] = round(rng.uniform(0.5, 2.0 / 3.0), 3)        # streak length / letter height
+            p["streak"] = max(3, 2 * int(round((p["blur_frac"] * letter - 1) / 2)) + 1)   # nearest odd: 2r+1 px
+    else:
+        p["span"] = rng.randrange(80, 117)                # visible part of the cylinder, degrees
+        p["elevation"] = round(rng.uniform(4, 14) * rng.choice([-1, 1]), 1)   # camera above/below, degrees
+        p["shade"] = round(rng.uniform(0.55, 0.8), 2)
+    return p
+
+
+def cylinder_args(p, w, h):
+    """Wrap the flat label (w x h) round a cylinder whose visible part spans `span` degrees: column
+    u (-1..1) lands at sin(u th) (orthographic view), so text near the edges is compressed by cos,
+    and seen from `elevation` above or below, lines bow into elliptical arcs."""
+    import math
+    th = math.radians(p["span"] / 2.0)
+    st = math.sin(th)
+    half = w / 2.0
+    radius = w / (2.0 * th)                                   # the label's width is the arc th..-th
+    bow = radius * math.sin(math.radians(p["elevation"]))   # a line's rise from edge to centre / (1 - cos th)
+    bpad = int(abs(bow) * (1 - math.cos(th))) + 4
+    oh = h + 2 * bpad
+    dxmax = max(abs(math.asin(t / 200.0 * st) / th - t / 200.0) for t in range(-200, 201)) * half + 2
+    dymax = abs(bow) * (1 - math.cos(th)) + 2
+    t = "max(-1,min(1,(i-%.1f)/%.3f))" % (half, half)
+    xexpr = "0.5+((asin(%s*%.6f)/%.6f-%s)*%.3f)/(2*%.3f)" % (t, st, th, t, half, dxmax)
+    yexpr = "0.5+(%.3f*(%.6f-cos(asin(%s*%.6f))))/(2*%.3f)" % (bow, math.cos(th), t, st, dymax)
+    shade = ["(", "-size", "%dx1" % w, "xc:white", "-fx", "1-(1-%s)*pow(abs(2*i/w-1),2)" % p["shade"],
+             "-scale", "%dx%d!" % (w, h), ")", "-compose", "multiply", "-composite"]
+    return shade + [
+        "-bordercolor", "#8a8578", "-compose", "over", "-border", "0x%d" % bpad,
+        "(", "-size", "%dx1" % w, "xc:", "-fx", xexpr, "-scale", "%dx%d!" % (w, oh), ")",
+        "(", "-size", "%dx1" % w, "xc:", "-fx", yexpr, "-scale", "%dx%d!" % (w, oh), ")",
+        "-background", "#8a8578", "-virtual-pixel", "background", "-compose", "displace",
+        "-set", "option:compose:args", "%.3fx%.3f" % (dxmax, dymax), "-composite", "-compose", "over",
+        # Orthographic width of the visible arc: the centre keeps its scale, the edges shrink.
+        "-resize", "%dx%d!" % (int(round(w * st / th)), oh)]
+
+
+_caps = {}
+
+
+def cap_height(font):
+    """Height of a capital H at 100 pt, in pixels / 100 (ImageMagick, measured once per font)."""
+    if font not in _caps:
+        out = subprocess.run([CONVERT, "-font", ALL_FONTS[font], "-pointsize", "100", "label:H", "-trim",
+                              "-format", "%h", "info:"], capture_output=True, text=True, check=True).stdout
+        _caps[font] = int(out) / 100.0
+    return _caps[font]
 
 
 # ---------------------------------------------------------------------------
