@@ -20,6 +20,20 @@ import Testing
         #expect(html.stdout.contains(counts.joined(separator: ", ")))
     }
 
+    /// The region's own rule leads a card's references, and the record's copy of the same
+    /// text (without the provision) is not listed a second time.
+    @Test func aCardNamesEachReferenceOnce() throws {
+        for region in ["EU", "US", "UK", "CA", "AU", "IN"] {
+            let run = try scan.run(["text", "E102, E330, E951, E211", "--region", region, "--format", "json"])
+            #expect(run.status == 0, "\(run.stderr)")
+            for card in run.jsonLines().first?["additives"] as? [[String: Any]] ?? [] {
+                let refs = (card["references"] as? [[String: Any]] ?? []).map { "\($0["label"] ?? "") <\($0["url"] ?? "")>" }
+                #expect(!refs.isEmpty)
+                #expect(Set(refs).count == refs.count, "\(region) \(card["code"] ?? ""): \(refs)")
+            }
+        }
+    }
+
     @Test func audienceIsNamedInPlainWords() throws {
         for format in ["text", "html"] {
             let run = try scan.run(["text", "Sugar, sorbitol, E102, E220, aspartame", "--region", "EU", "--format", format])

@@ -430,9 +430,10 @@ public final class ScanPipeline {
         let verdict = RiskEngine.assess(a, preferences: options.preferences, on: day)
         let rule = a.rule(for: options.preferences.region, on: day)
         var refs = a.references
-        // The shopper's region's own rule is cited first (a US card leads with the eCFR section).
+        // The shopper's region's own rule is cited first (a US card leads with the eCFR section);
+        // the record's copy of the same text (no provision) is not listed twice.
         if let r = rule?.reference {
-            refs.removeAll { $0 == r }
+            refs.removeAll { $0.label == r.label && $0.url == r.url }
             refs.insert(r, at: 0)
         }
         var elsewhere: [Region: Badge] = [:]
