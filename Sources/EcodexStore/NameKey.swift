@@ -1,41 +1,35 @@
+import EcodexCore
 import Foundation
 
 /// The form in which the store compares additive names.
 ///
-/// `normalize` lowercases, strips diacritics (`ä` → `a`, `é` → `e`), folds the
-/// few Latin letters that have no decomposition (`ß` → `ss`, `æ` → `ae`,
-/// `œ` → `oe`, `ø` → `o`, `ł` → `l`), and collapses runs of whitespace into
-/// one space, trimming the ends. Punctuation stays: `FD&C Yellow No. 5`
-/// becomes `fd&c yellow no. 5`. The same function builds the store's `names.key`
-/// column and normalizes queries, so both sides always agree. The ingredient
-/// parser has its own normalization for running label text.
+/// `normalize` folds each character as the parser does (`ScalarFolder`: diacritics
+/// stripped, `ß` → `ss`, look-alike Cyrillic and Greek capitals to Latin, typographic
+/// dashes and quotes to ASCII), lowercases, and collapses runs of whitespace into one
+/// space, trimming the ends. Punctuation stays: `FD&C Yellow No. 5` becomes
+/// `fd&c yellow no. 5`. The same function builds the store's `names.key` column and
+/// normalizes queries, so both sides always agree.
 public enum NameKey {
     public static func normalize(_ name: String) -> String {
         if let ascii = normalizeASCII(name) { return ascii }
+        var folder = ScalarFolder()
         var out = String.UnicodeScalarView()
         var pendingSpace = false
-        for scalar in name.decomposedStringWithCanonicalMapping.unicodeScalars {
-            if scalar.properties.isWhitespace {
-                pendingSpace = !out.isEmpty
-                continue
-            }
-            if scalar.properties.generalCategory == .nonspacingMark { continue }
-            if pendingSpace {
-                out.append(" ")
-                pendingSpace = false
-            }
-            if scalar.isASCII {
-                let v = scalar.value
-                out.append(v >= 65 && v <= 90 ? Unicode.Scalar(v + 32)! : scalar)
-                continue
-            }
-            switch scalar {
-            case "ß", "ẞ": out.append(contentsOf: "ss".unicodeScalars)
-            case "æ", "Æ": out.append(contentsOf: "ae".unicodeScalars)
-            case "œ", "Œ": out.append(contentsOf: "oe".unicodeScalars)
-            case "ø", "Ø": out.append("o")
-            case "ł", "Ł": out.append("l")
-            default: out.append(contentsOf: String(scalar).lowercased().unicodeScalars)
+        for scalar in name.unicodeScalars {
+            for v in folder.fold(scalar.value) {
+                if ScalarFolder.isSpace(v) || (Unicode.Scalar(v)?.properties.isWhitespace ?? false) {
+                    pendingSpace = !out.isEmpty
+                    continue
+                }
+                if pendingSpace {
+                    out.append(" ")
+                    pendingSpace = false
+                }
+                if v >= 0x41 && v <= 0x5A {
+                    out.append(Unicode.Scalar(v + 32)!)
+                } else if let folded = Unicode.Scalar(v) {
+                    out.append(contentsOf: String(folded).lowercased().unicodeScalars)
+                }
             }
         }
         return String(out)

@@ -223,6 +223,11 @@ import Testing
         ("Bêta-Carotène", "beta-carotene"),
         ("Straße", "strasse"),
         ("ÁCIDO CÍTRICO", "acido citrico"),
+        // The parser's folding (`ScalarFolder`): look-alike capitals, full-width forms, typographic dashes.
+        ("Е 330", "e 330"),
+        ("ＦＤ＆Ｃ Ｙｅｌｌｏｗ Ｎｏ． ５", "fd&c yellow no. 5"),
+        ("Sorbitol\u{2010}Sirup", "sorbitol-sirup"),
+        ("Ρ Straße", "p strasse"),
     ])
     func nameNormalization(input: String, expected: String) {
         #expect(NameKey.normalize(input) == expected)

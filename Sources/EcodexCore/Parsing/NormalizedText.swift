@@ -132,12 +132,15 @@ struct NormalizedText {
     private static let suspendedBefore: Set<UInt64> = Set(ParseSession.andWords + ["OCH", "A"].map(Token.hash))
 }
 
-/// Folds one Unicode scalar to zero or more uppercase, diacritic-free scalars.
-struct ScalarFolder {
+/// Folds one Unicode scalar to zero or more uppercase, diacritic-free scalars: the one folding
+/// of label text, used by the parser and, lowercased, by the store's name keys (`NameKey`).
+public struct ScalarFolder {
     private var cache: [UInt32: [UInt32]] = [:]
 
+    public init() {}
+
     @inline(__always)
-    static func isSpace(_ v: UInt32) -> Bool {
+    public static func isSpace(_ v: UInt32) -> Bool {
         if v <= 0x20 || v == 0x7F { return true }
         if v < 0x80 { return false }
         if v <= 0x9F { return true }
@@ -153,8 +156,8 @@ struct ScalarFolder {
         return Unicode.Scalar(v)?.properties.isAlphabetic ?? false
     }
 
-    /// Folds a non-ASCII scalar value.
-    mutating func fold(_ v: UInt32) -> [UInt32] {
+    /// Folds a scalar value (ASCII letters to upper case).
+    public mutating func fold(_ v: UInt32) -> [UInt32] {
         if v < UInt32(Self.table.count) { return Self.table[Int(v)] }
         if v >= 0x2000 && v < 0x2100 { return Self.punctuationTable[Int(v - 0x2000)] }
         if let hit = cache[v] { return hit }
