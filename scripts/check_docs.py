@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks the README and docs/ for a newcomer: size, no lab-notebook references, live links.
+"""Checks the README, docs/ and source comments for a newcomer: size, no lab-notebook references, live links.
 
   scripts/check_docs.py            # from the repository root, or give it the root: check_docs.py ROOT
 
@@ -7,6 +7,8 @@ Fails (exit 1, one line per problem) when
   - README.md has more than 300 lines;
   - README.md or a docs/*.md other than docs/history.md names a numbered session, run or issue
     (`session 14`, `run 3`, `issue 16`, `#16`): those belong in docs/history.md, the one log;
+  - a comment in Sources/**/*.swift names a numbered session, run or issue (the same patterns):
+    a comment says what a thing is and why, the log of how it came about is docs/history.md;
   - a relative link or #anchor in README.md or docs/*.md does not resolve (a missing file, or a
     heading that is not there; anchors are GitHub's: lowercase, spaces to -, punctuation dropped).
 Code blocks and `code spans` are not searched for references (`FD&C Red #40` is a label's
@@ -38,6 +40,31 @@ def prose_lines(text):
             continue
         if not fenced:
             yield number, CODE_SPAN.sub(lambda m: " " * len(m.group(0)), line)
+
+
+def source_comments(text):
+    """Yields (line number, comment) for each `//` comment of a Swift file, with code spans blanked.
+
+    A `//` inside a string literal ("https://…") or a multi-line string is no comment."""
+    in_multiline = False
+    for number, line in enumerate(text.split("\n"), start=1):
+        if line.count('"""') % 2 == 1:
+            in_multiline = not in_multiline
+            continue
+        if in_multiline:
+            continue
+        quoted, i = False, 0
+        while i < len(line) - 1:
+            ch = line[i]
+            if ch == "\\" and quoted:
+                i += 2
+                continue
+            if ch == '"':
+                quoted = not quoted
+            elif not quoted and line.startswith("//", i):
+                yield number, CODE_SPAN.sub(lambda m: " " * len(m.group(0)), line[i:])
+                break
+            i += 1
 
 
 def slug(heading):
@@ -97,12 +124,19 @@ def main():
                     problems.append(f"{name}:{number}: no heading for #{anchor} in "
                                     f"{linked.relative_to(root).as_posix()}")
 
+    sources = sorted((root / "Sources").rglob("*.swift"))
+    for path in sources:
+        name = path.relative_to(root).as_posix()
+        for number, comment in source_comments(path.read_text(encoding="utf-8")):
+            for m in REFERENCE.finditer(comment):
+                problems.append(f"{name}:{number}: comment names '{m.group(0)}': move it to docs/history.md")
+
     for message in problems:
         print(message)
     if problems:
         print(f"check_docs: {len(problems)} problem(s)")
         return 1
-    print(f"check_docs: ok (README.md {lines} lines, {len(files)} files)")
+    print(f"check_docs: ok (README.md {lines} lines, {len(files)} files, {len(sources)} Swift sources)")
     return 0
 
 

@@ -20,7 +20,9 @@ swift test "$@"
 if [ $# -eq 0 ]; then
   # The pack generator's name rules (packs/tools/import_off.py), checked on the committed records.
   python3 packs/tools/test_import_off.py
-  # The README stays a page for newcomers, and every link in it and in docs/ resolves.
+  # The README stays a page for newcomers, every link in it and in docs/ resolves, and no
+  # source comment names a numbered session, run or issue (the check has its own tests).
+  python3 scripts/test_check_docs.py
   python3 scripts/check_docs.py
   python="$(scripts/distributed/venv.sh)"
   timeout 1200 "$python" scripts/distributed/test_driver.py "$(swift build --show-bin-path)/scan"

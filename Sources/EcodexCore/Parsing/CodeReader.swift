@@ -65,7 +65,7 @@ struct CodeReader {
             return [h]
         }
         // `lE330)`, `IE 471`: the opening bracket before a code read as `l`, `I` or `|`; the same
-        // rule as `F 476` (real gold OCR: `EMULSIFIANTS IE 471. 322 DE SOJA`).
+        // rule as `F 476` (`EMULSIFIANTS IE 471. 322 DE SOJA`).
         if Self.isBracketSlipE(w) {
             if w.count == 2, i + 1 < tokens.count, tokens[i + 1].kind == .word, tokens[i + 1].isDigits,
                (3...4).contains(tokens[i + 1].length) {
@@ -292,7 +292,7 @@ struct CodeReader {
         let t = tokens[i]
         if t.kind == .punct { return t.key == 0x25 }
         // A table's rule read as `|` is a word letter (it may be an `l` or an `I`), so `300 mg|`
-        // ends in `MG|`: the unit is still a unit (real frame `09820`, a vitamin table).
+        // ends in `MG|`: the unit is still a unit (a vitamin table).
         var letters = word(i)
         while letters.count > 1, letters.last == 0x7C { letters = letters.dropLast() }
         let w = String(decoding: letters.map { UInt8(truncatingIfNeeded: $0) }, as: UTF8.self)

@@ -243,9 +243,8 @@ public enum EditDistance {
                 for j in [i, i + 1] where j < up.count { set.insert(pairKey(down[i], up[j])) }
             }
         }
-        // Letters with marks lose them in folding, and small print blurs the mark into the
-        // letter: on the real development set `ä` of `-säure` read as `i`, `d` and `h`
-        // (`Citronensiure`, `Pantothensdure`, `Shuerungsmittel`), `ü`/`ö` as `ii`, `6`.
+        // Letters with marks lose them in folding, and small print blurs the mark into the letter:
+        // `ä` of `-säure` reads as `i`, `d` or `h` (`Citronensiure`), `ü`/`ö` as `ii`, `6`.
         for pair in ["AI", "AH", "AD", "OD"] { add(pair) }
         return set
     }()

@@ -49,10 +49,8 @@ public enum LabelLanguages {
     /// How many of `words` are read surely (at or above `OCRSummary.unsureBelow`) and are words
     /// of an ingredient list in a label language: how much of the list a frame really read.
     ///
-    /// A burst's lead frame is the one with most (`ScanPipeline.scanBurst`). Mean confidence
-    /// alone picks the frame that read a slogan in big print best, not the small ingredient
-    /// list: on the real development set the frame with most list words was a better lead in
-    /// 4 of 69 bursts and a worse one in none.
+    /// A burst's lead frame is the one with most (`ScanPipeline.scanBurst`): mean confidence alone
+    /// picks the frame that read a slogan in big print best, not the small ingredient list.
     public static func listWordCount(_ words: [(text: String, confidence: Double)]) -> Int {
         let t = tables
         var count = 0

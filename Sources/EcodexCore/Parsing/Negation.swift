@@ -51,10 +51,8 @@ enum Negation {
     }
 
     /// Best-before and batch phrases (`mindestens haltbar bis`, `best before`, `à consommer de
-    /// préférence avant`, `Lot`, `EXP`): the few words after them say where the date or batch
-    /// mark is or give it, and are no ingredients. A whole package's photo shows them, and
-    /// their codes read like additives: real-dev `09363` b3, `mindestens haltbar bis:
-    /// Deckelrand ⟨e141.⟩`, gave copper chlorophyll (E141).
+    /// préférence avant`, `Lot`, `EXP`): the few words after them say where the date or batch mark is
+    /// or give it, and are no ingredients, though their codes read like additives (`Deckelrand ⟨e141.⟩`).
     static var datePairs: [(UInt64, UInt64)] { LabelTables.current.datePairs }
     static var dateWords: [UInt64] { LabelTables.current.dateWords }
     /// How many words after a date phrase are its date or mark (`siehe Deckel`, `voir le couvercle`, `L2301 14:05`).
@@ -128,8 +126,7 @@ enum Negation {
     private static func markPackaging(tokens: [Token], structure: IngredientStructure, negated: inout [Bool]) {
         // Running counts, and tokens and governed items bucketed by item, so that the work is linear
         // in the text: nested brackets make items that span most of it, and a pass over each item's
-        // tokens was quadratic (21 s of a debug build's CPU on a fuzzed text of 300 closing brackets,
-        // `scripts/fuzz.py`).
+        // tokens would be quadratic on a fuzzed text of many closing brackets.
         var packaging = [Int32](repeating: 0, count: tokens.count + 1)
         var added = [Int32](repeating: 0, count: tokens.count + 1)
         var words = [Int32](repeating: 0, count: tokens.count + 1)

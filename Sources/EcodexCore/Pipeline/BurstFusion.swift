@@ -19,9 +19,8 @@ public enum BurstFusion {
     /// chooses; `ScanPipeline.scanBurst` takes the most ingredient words read surely): its
     /// mentions count without a second frame, as a single photo's would.
     ///
-    /// Measured on the real development set (goldset/real-dev, 5-frame bursts): without a
-    /// lead, bursts found fewer additives than the annotated frame alone (F1 0.391 against
-    /// 0.458), because small print on a phone frame is rarely read surely twice.
+    /// Without a lead a burst finds fewer additives than its best frame alone: small print on a phone
+    /// frame is rarely read surely twice.
     public static func fuse(_ frames: [ParseResult], lead: Int? = nil) -> ParseResult {
         // One frame's evidence is all there is: nothing is dropped.
         guard frames.count > 1 else { return frames.first ?? ParseResult() }

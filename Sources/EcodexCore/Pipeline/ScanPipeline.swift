@@ -224,9 +224,7 @@ public final class ScanPipeline {
     }
 
     /// Print whose characters are under this many pixels high in the photo is too small to read
-    /// (`OCRResult.printHeight`). On the annotated frames of the real development set's first 80
-    /// videos, all 30 whose print measured 7 px or less read unsure (mean word confidence under 60),
-    /// 26 of them finding nothing; letters 11 px high (07491) a person reads, Tesseract in part.
+    /// (`OCRResult.printHeight`): such frames read unsure and mostly find nothing.
     public static let smallPrintBelow = 8.0
 
     private static func smallPrint(_ ocr: OCRResult) -> Bool {

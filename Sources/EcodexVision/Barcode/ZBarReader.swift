@@ -26,11 +26,9 @@ public final class ZBarReader: BarcodeReader {
         var found = scanner.scan(gray)
         // ZBar's scan lines are horizontal and vertical, so a code turned by
         // more than about 30° can miss every line; try two turned copies then.
-        // The turned copies are at most 1.5 MP — counted on the turned canvas, which
-        // for a long thin image is far larger than the image (20000×1 turned by 35°
-        // is 190 MP): on a 12 MP photo with no barcode, full-size turns tripled the
-        // time (0.4 s of CPU), and a code photographed at a steep angle fills a good
-        // part of the frame.
+        // The turned copies are at most 1.5 MP, counted on the turned canvas (for a long thin image far
+        // larger than the image): full-size turns cost much time on photos with no barcode, and a code
+        // photographed at a steep angle fills a good part of the frame.
         if found.isEmpty {
             let limit = 1_500_000.0
             let turned = Self.turnedArea(width: gray.width, height: gray.height, degrees: 35)

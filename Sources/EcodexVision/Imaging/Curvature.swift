@@ -22,8 +22,7 @@
 /// - A column shift turns rotated letters at the ends of an arc into slanted
 ///   ones, which Tesseract reads much like italics.
 ///
-/// Measured on the gold set's clean-to-moderate curved images (34): see the
-/// docs/accuracy.md's condition table.
+/// Its effect per image condition: docs/accuracy.md.
 enum Curvature {
     /// The fitted bend of the text lines.
     struct Bend {
@@ -139,11 +138,6 @@ enum Curvature {
     /// Whether a measured bend is worth correcting at this text height: a bow of at
     /// least one text height (less does not make lines run into each other), measured
     /// clearly (the strips stray from the curve by under a fifth of the bow).
-    ///
-    /// On the gold set's clean-to-moderate images the curved ones measured bows of
-    /// 1.3–12 text heights with strays under 0.15 text height (one at 0.9), while
-    /// rotated, low-light and perspective images stayed under 1.3 text heights or
-    /// strayed by more than a third of their bow (one perspective image passed).
     static func worthCorrecting(_ bend: Bend, textHeight: Double) -> Bool {
         bend.bow >= textHeight && bend.residual * 5 <= bend.bow
     }
@@ -178,10 +172,8 @@ enum Curvature {
     /// How alike two neighbouring strips' profiles must be (correlation at the best shift).
     static let minimumAgreement = 0.5
 
-    /// The chain stops after this many strips in a row that do not resemble the last one
-    /// chained. Real-dev 09773: fifteen blurred strips of its list failed in a row, then a strip
-    /// on the hand beside it matched at a 154 px shift and bent flat text into a 65 px bow. Across
-    /// the 318 real-dev frames 15 first blocks lost such a bend; the gold set's curved labels kept theirs.
+    /// The chain stops after this many strips in a row that do not resemble the last one chained:
+    /// past a blurred stretch, a strip on the hand beside the list can match by chance and bend flat text.
     static let maximumMisses = 3
 
     /// The shift `d` (sub-pixel) for which `b[y + d]` best matches `a[y]`, within ±`reach`,

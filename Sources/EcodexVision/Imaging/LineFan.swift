@@ -3,12 +3,8 @@ internal import CLeptonica
 
 /// Levels text lines whose tilt changes from the top of a label to its bottom.
 ///
-/// A label photographed at a slant, or a pouch that bends away from the camera, shows its
-/// lines as a fan: the top line tilts 2°, the bottom one 6°. One rotation cannot level them
-/// all (deskew takes the middle, or gives up when the sweep finds no single angle), and
-/// Tesseract, which finds lines by their baselines, then runs one line into the next. Real
-/// gold photo `irockel_image-16` (a sausage bag, tilts from −2.4° at the top to −6.4° at the
-/// bottom) read 4 of its 11 additives; levelled, 10.
+/// A label photographed at a slant, or a pouch that bends away from the camera, shows its lines as
+/// a fan: one rotation cannot level them all, and Tesseract then runs one line into the next.
 ///
 /// - The measure: the image is cut into overlapping horizontal bands, three text lines or
 ///   more each, and Leptonica's skew sweep finds each band's tilt. A straight line
@@ -72,13 +68,9 @@ enum LineFan {
         return fan(of: rows)
     }
 
-    /// The fan through the bands' tilts. One band may hold other print than the label's lines
-    /// (an address line printed level under a fanned list, a heading above it): when the line
-    /// through all bands does not explain them (`fitsBands`), each band is left out in turn and
-    /// the fit of the rest that lies closest to its bands stands, if it explains them. Real
-    /// gold `irockel_image-16` at three times its size found its bottom band level (0.4°,
-    /// confidence 3.2) under lines fanned −2.5° to −5.1°; at its own size that band's
-    /// confidence was just under the bar.
+    /// The fan through the bands' tilts. One band may hold other print than the label's lines (an
+    /// address printed level under a fanned list): when the line through all bands does not fit them
+    /// (`fitsBands`), each band is left out in turn and the closest fit of the rest stands, if it fits.
     static func fan(of bands: [Band]) -> Fan? {
         guard let fan = fit(bands) else { return nil }
         guard !fitsBands(fan), bands.count > minimumBands else { return fan }

@@ -18,15 +18,12 @@ extension Preprocessor {
     /// turn was asked for on evidence too weak to take.
     static func orientation(binary: PixImage, weakHalfTurn: inout Bool) throws -> Int? {
         var up: Float = 0, left: Float = 0, rotation: Int32 = 0
-        // Leptonica's default thresholds (8, 2.5): on the 23 upright gold-set
-        // photos they never turned one; on copies turned 90° they caught 7.
+        // Leptonica's default thresholds (8, 2.5), which leave upright photos alone.
         // pixOrientCorrect also returns the turned binary image, unused here.
         guard PixImage(pixOrientCorrect(binary.pointer, 8, 2.5, &up, &left, &rotation, 0)) != nil else { return nil }
         guard rotation != 0 else { return nil }
-        // Upside down needs stronger evidence: the test counts ascenders and descenders, and
-        // capitals have neither. On 61 gold images (20 in capitals) it turned 6 upright ones
-        // upside down (4 in capitals; up confidence -8.3 to -13.7) and righted 13 of their
-        // upside-down copies (-8.1 to -20.5). Phones say upside down in Exif (`ExifOrientation`).
+        // Upside down needs stronger evidence: the test counts ascenders and descenders, and capitals
+        // have neither. Phones say upside down in Exif (`ExifOrientation`).
         if rotation == 180, abs(up) < Self.minUpsideDownConfidence {
             weakHalfTurn = true
             return nil
@@ -35,22 +32,8 @@ extension Preprocessor {
     }
 
     /// The quarter turn that lays text lines running up or down the image level, when Leptonica's
-    /// orientation test asked for none; whether it is sure which way up.
-    ///
-    /// A label photographed sideways with no Exif to say so, or a list printed up the side of a
-    /// pack: Leptonica's test counts ascenders and descenders and often sees too few to decide
-    /// (on 12 gold labels put sideways into 1200×1600 photos it turned 4). Text lines themselves
-    /// are plain to see: the skew sweep finds rows of ink (±10°: confidence 5.5–28 across an
-    /// upright label and 1.2–2.9 along it, on those 12), and the other way round on the same
-    /// labels turned a quarter. So the lines decide that the text runs sideways, and Leptonica's
-    /// up/down test on the turned copy which way: its sign, sure only from
-    /// `minUpsideDownConfidence`. The sweep covers ±45° (`lineConfidence`), so a label turned a
-    /// quarter and tilted as well is caught: 150 gold labels turned a quarter read 460 / 7 / 122
-    /// (found / false / missed) with ±10°, 488 / 7 / 94 with ±45° at a quarter of the longer
-    /// side's size from 1200 px (upright 561 / 4 / 21; before this step 241 / 3 / 341); no
-    /// upright gold image or panel photo is turned. At a bar of 4 instead of 5, upright gold
-    /// `g0449` (lines fanned 3.2° to −2.8° and tilted 13°, so weak along: 1.4) was turned by
-    /// rows of 4.1 across, and lost its E270 and E951.
+    /// orientation test asked for none; whether it is sure which way up. The sweep sees rows of ink
+    /// across sideways text where Leptonica's test finds too few ascenders to decide.
     static func sidewaysTurn(binary: PixImage) throws -> (quarterTurns: Int, sure: Bool)? {
         let turned = try binary.turned(1)
         // Both sweeps at the reduction of the longer side, so their confidences compare; the

@@ -67,16 +67,8 @@ struct PreprocessedImage {
 /// Nothing is binarized for Tesseract: its own adaptive thresholding does
 /// better than a global one on blurred and low-contrast photos.
 ///
-/// What each step is worth, measured on goldset/real (23 photos, English
-/// model, PSM 6, share of truth words found): all steps 0.834; gray only
-/// 0.632; without rescale 0.705, without invert 0.760, without channel choice
-/// 0.817, without background normalisation 0.823. Deskew and orientation
-/// never fire on those upright crops; on copies turned 12° deskew lifts
-/// 0.256 to 0.677, and orientation rights 7 of 23 copies turned 90°.
-///
-/// Later steps: smoothing grain (first, on the gray image; heavy grain averaged, `smoothedGrain`),
-/// levelling fanned lines (after deskew, `LineFan`), straightening curved lines (`Curvature`) and
-/// restoring print washed out by glare (`fadedInkTile`) last. Their measurements: docs/history.md.
+/// Later steps: smoothing grain (first, on the gray image), levelling fanned lines (after deskew,
+/// `LineFan`), straightening curved lines (`Curvature`) and restoring print washed out by glare last.
 enum Preprocessor {
     /// Runs the steps in order and lists those that ran.
     static func run(_ input: PixImage, options: PreprocessOptions = .init()) throws -> PreprocessedImage {
@@ -142,11 +134,8 @@ enum Preprocessor {
         // One ink mask serves both orientation tests.
         let inkForOrientation = options.orient ? PixImage(pixThresholdToBinary(pix.pointer, Int32(split.threshold))) : nil
         if let ink = inkForOrientation, let quarterTurns = try orientation(binary: ink, weakHalfTurn: &maybeUpsideDown) {
-            // Leptonica's up/down test counts ascenders and descenders along text lines and is
-            // unreliable on lines tilted much: a white label at 22° on a darker table (gold
-            // `g0412`) was turned upside down. When it asks for a turn and the lines are tilted
-            // (sideways text shows the skew sweep no lines), it is asked again on a straightened
-            // copy, and that answer stands.
+            // Leptonica's up/down test is unreliable on lines tilted much (a white label at a slant on a dark
+            // table), so when it asks for a turn on tilted lines it is asked again on a straightened copy.
             if let angle = try skewAngle(pix), abs(angle) >= Self.recheckOrientationAbove {
                 let straight = try rotate(pix, degrees: angle)
                 if let again = try orientation(straight, threshold: split.threshold) { try turn(again) }
@@ -166,8 +155,8 @@ enum Preprocessor {
             pix = try pix.map("pixBackgroundNormSimple") { pixBackgroundNormSimple($0, nil, nil) }
             steps.append("normalize background")
         }
-        // Decided here, on the image before any geometry; done last: stretched before the curve
-        // measure, it spoiled that measure on curved labels (gold `g0184` lost 7 additives).
+        // Decided here, on the image before any geometry; done last, because stretching before the curve
+        // measure spoils that measure on curved labels.
         let fadedTile = options.restoreFadedInk ? fadedInkTile(pix, textHeight: textHeight) : nil
 
         if options.deskew, let angle = try skewAngle(pix) {
@@ -219,11 +208,8 @@ enum Preprocessor {
 
     /// Heavy grain averaged out: three passes of a 3×3 box filter (close to a Gaussian of σ 1.4 px).
     ///
-    /// A median keeps edges and removes specks, which suits light grain; heavy grain (what a
-    /// second median pass still finds) is dense noise around every stroke, where a median leaves
-    /// broken strokes and specks. Measured on the gold set's 13 images that needed a second pass
-    /// (all dark, grainy photos): two medians 16 found / 0 false / 35 missed; two box passes
-    /// 30 / 3 / 21, three 38 / 1 / 13, four 38 / 2 / 13, two 5×5 passes 37 / 3 / 14.
+    /// A median suits light grain; on heavy grain (what a second median still finds) it leaves broken
+    /// strokes and specks, which a box filter averages out.
     static func smoothedGrain(_ gray: PixImage) throws -> PixImage {
         var pix = gray
         for _ in 0..<3 { pix = try pix.map("pixBlockconv") { pixBlockconv($0, 1, 1) } }
@@ -302,28 +288,9 @@ enum Preprocessor {
         return best
     }
 
-    /// Light text on a dark ground: the bigger Otsu class (the ground) is the darker one, and
-    /// the light side forms the letters; or, on a near-even split, the light side clearly forms them.
-    ///
-    /// Text covers well under half of a label, so the majority class is usually the ground (a
-    /// margin keeps half-and-half photos uninverted). But a white label lying on a darker
-    /// table, or held in front of a dark shelf, has a dark majority and dark text: inverted, it
-    /// reads as letter soup (gold `g0375`, `g0412`). So a dark majority is checked by letters:
-    /// each side of the split is taken as ink in turn and its letter-sized blobs are added up
-    /// by area; the real ink's letters are many and whole, the other side gives only the holes
-    /// inside letters. Letters decide only against inverting: alone, they inverted a dark-text
-    /// block whose highlight band is dark in the chosen channel (gold `g0600`, 6 additives → 0).
-    ///
-    /// A text block cut from a camera frame can hold light text on a dark panel beside a light
-    /// hand or shelf, so that the dark side is under the majority (gold `g0568`: 47 % dark,
-    /// white print on a blue panel; background normalisation then took the white letters for
-    /// paper and the block read as letter soup). Between `evenSplitDarkFraction` and the
-    /// majority, the letters alone decide, and only for inverting, by a wider margin: the light
-    /// side must have more letters than the dark side and cover `evenSplitLetterRatio` times its
-    /// area. Below 30 % dark they inverted a dark-text block of `g0594` into a false E140; at
-    /// twice the area, `g0600` (dark print on a yellow band, 135 dark letters against 13 light
-    /// ones covering 2.06 times their area) was inverted and lost all 6 additives. The blocks
-    /// inverted on the gold set have 4.5–9 times the dark side's area.
+    /// Light text on a dark ground: the dark side is the majority and the letters do not say otherwise,
+    /// or, on a near-even split, the light side's letters clearly outnumber and outsize the dark side's.
+    /// Letters are checked because a white label on a dark table, or white print on a panel, misleads the majority.
     static func isLightOnDark(_ pix: PixImage, split: GrayStats.Split) -> Bool {
         guard split.darkFraction > evenSplitDarkFraction, split.separation > 15 else { return false }
         let letters = letterAreas(pix, threshold: split.threshold)
@@ -402,18 +369,9 @@ enum Preprocessor {
     /// Paper at least this light where print fades: a glare brightens what it washes out.
     static let glarePaper = 240
 
-    /// The tile size for `pixContrastNorm` when a patch of the print is washed out by glare,
-    /// or nil when the ink is about as dark everywhere.
-    ///
-    /// The image is cut into tiles of about three text heights. A tile holds print when its
-    /// lightest and darkest grays (95th and 1st percentiles) differ by `fadedInkMinimumRange` or
-    /// more. Its print is washed out when that range is under 45 % of the median tile's while its
-    /// paper is near white (`glarePaper`: a glare brightens what it washes out; a shadow, the far
-    /// side of a can, darkens paper and ink together and is left to background normalisation).
-    /// Such tiles count only beside another one (a glare is a patch; a line's last word or blurred
-    /// strokes fade a tile here and there), and there must be three, and one tile in ten of those
-    /// with print. Gold `g0061` (French, a glare across two lines) read `acide malique` and
-    /// `gomme arabique` as `a: de` and `⟨:⟩ lon` before.
+    /// The tile size for `pixContrastNorm` when a patch of the print is washed out by glare, or nil
+    /// when the ink is about as dark everywhere: several neighbouring print tiles of low range on
+    /// near-white paper (a glare brightens what it washes out; a shadow is left to background normalisation).
     static func fadedInkTile(_ pix: PixImage, textHeight: Double?) -> Int? {
         let tile = max(24, Int((3 * (textHeight ?? 24)).rounded()))
         let w = pix.width, h = pix.height
@@ -488,10 +446,8 @@ enum Preprocessor {
         guard let binary = inkMask(pix) else { return nil }
         let reduction: Int32 = pix.width >= 1600 ? 4 : (pix.width >= 800 ? 2 : 1)
         guard let (angle, conf) = sweep(binary, reduction: reduction) else { return nil }
-        // Leptonica's own deskew asks for confidence 3 over a ±7° search; over
-        // ±45° the score is spread across more angles, and on the gold set
-        // turned by 12° and 25° true angles scored 1.75–120 while straight
-        // photos gave spurious 1–5° readings only below 1.5. Under 1° a
+        // Leptonica's own deskew asks for confidence 3 over ±7°; over ±45° the score spreads across more
+        // angles, so 1.5 is asked (straight photos give spurious readings only below it). Under 1° a
         // rotation costs more sharpness than it gains.
         guard conf >= 1.5, abs(angle) >= 1, abs(angle) < 45 else { return nil }
         return Double(angle)

@@ -15,7 +15,7 @@ internal import CLeptonica
 /// letter or a word of small print are kept; blobs that lie close together are grouped
 /// into blocks. A block with enough rows and letters is text worth reading. A photo that
 /// is not a camera frame, whose blocks cover most of it, or whose rest is plain paper is a
-/// label crop, and nothing is returned (the photo is read whole, as before).
+/// label crop, and nothing is returned (the photo is read whole).
 enum TextRegions {
     struct Block: Equatable {
         /// In the pixel coordinates of the photo given to `find`.
@@ -45,10 +45,8 @@ enum TextRegions {
         var cropCoverage = 0.55
         /// Photos less busy than this outside the blocks are label crops, read whole (`busyness`).
         var sceneBusyness = 0.3
-        /// Photos whose shorter side is below this are crops, read whole. Phone cameras give
-        /// 720 px and more (video frames 720×1280, photos 3024×4032); the gold set's label
-        /// crops are mostly 170–600 px high. Measured: every crop of the gold set that took
-        /// the block path and lost codes was under 420 px high.
+        /// Photos whose shorter side is below this are crops, read whole: phone cameras give 720 px and
+        /// more, label crops are mostly smaller, and crops cut into blocks lose codes.
         var minFrameSide = 700
         /// At most this many blocks are read, biggest first.
         var maxBlocks = 4
@@ -71,16 +69,14 @@ enum TextRegions {
         func area(_ blocks: [Block]) -> Int { blocks.reduce(0) { $0 + $1.width * $1.height } }
         var blocks = blocksOf(letters)
         if settings.lineNeighbours, Double(area(blocks)) > settings.cropCoverage * Double(work.pixelCount) {
-            // Clutter (a bottle's reflections, a shelf, a hand) can join a label's text into one
-            // block over most of a frame, which would be read whole: look again with the blobs
-            // that stand in rows of text only. Real-dev 09809: 57 % of the frame read whole in
-            // 10.8 s finding nothing, then one block of 49 % in 3.1 s finding its E290.
+            // Clutter (a bottle's reflections, a shelf, a hand) can join a label's text into one block over
+            // most of a frame, which would be read whole: look again with the blobs in rows of text only.
             let rows = inTextRows(letters)
             if rows.count >= settings.minLetters { blocks = blocksOf(rows) }
         }
         guard !blocks.isEmpty else { return [] }
         if Double(area(blocks)) > settings.cropCoverage * Double(work.pixelCount) { return [] }
-        // A label crop is paper around its text: read it whole, as before. A scene is busy.
+        // A label crop is paper around its text: read it whole. A scene is busy.
         let busy = busyness(work, outside: blocks)
         if busy < settings.sceneBusyness { return [] }
         blocks.sort { $0.letters > $1.letters }
@@ -189,13 +185,9 @@ enum TextRegions {
         return out
     }
 
-    /// The blobs that sit in a row of text: three or more in a row, each beside the next with
-    /// a similar height (at most twice as tall), centres level (within 0.4 of the taller one's
-    /// height) and a gap under 1.5 heights. A blob with two such neighbours is in a row, and so
-    /// are its neighbours (the ends of the row). Letters and words of a line form such rows;
-    /// the specks of a bottle's reflections, a shelf's texture or a hand's edge rarely line up
-    /// three deep. Left in, they joined a label's text to the whole bottle in one block that
-    /// was then read as a crop (real-dev 09809: one block of 57 % of the frame, 10.8 s).
+    /// The blobs that sit in a row of text: three or more in a row, each beside the next with a similar
+    /// height, centres level and a gap under 1.5 heights. The specks of reflections, shelves and hands
+    /// rarely line up three deep, and left in they join a label's text to the whole bottle.
     static func inTextRows(_ boxes: [(x: Int, y: Int, w: Int, h: Int)]) -> [(x: Int, y: Int, w: Int, h: Int)] {
         let order = boxes.indices.sorted { boxes[$0].x < boxes[$1].x }
         var neighbours = [[Int]](repeating: [], count: boxes.count)

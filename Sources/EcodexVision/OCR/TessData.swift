@@ -62,11 +62,9 @@ extension TessData {
     /// The bytes of the `.traineddata` file at `path` without its LSTM word list, or nil
     /// when the file is not a Tesseract model or has no word list.
     ///
-    /// The Latin-script model's word list (88 MB on disk) becomes about 240 MB in memory and
-    /// takes most of the model's start-up; on the real development set the reading was the
-    /// same without it (same additives found on all 69 scored frames) while a 720p frame's
-    /// peak memory fell from 309 MB to 90 MB. The file is mapped, not read: only the parts
-    /// kept (about 0.6 MB) are touched.
+    /// The Latin-script model's word list becomes a few hundred MB in memory and most of the
+    /// model's start-up, and the reading is the same without it. The file is mapped, not read:
+    /// only the kept parts are touched.
     ///
     /// A model file is a count of entries (UInt32), a table of absolute offsets (Int64 each,
     /// −1 for an absent entry) and the entries in table order, each running to the next

@@ -53,13 +53,11 @@ final class TesseractEngine {
             throw OCRError.languageDataFailed(languages: joined, folder: dataPath, code: rc)
         }
         _ = TessBaseAPISetVariable(handle, "debug_file", "/dev/null")
-        // Preprocessing already turns light-on-dark text around; Tesseract's own
-        // per-line inversion retry then only costs time (about 11% of CPU on the
-        // gold set, for the same words read). Whole camera frames ask for it (`recognize`).
+        // Preprocessing already turns light-on-dark text around; Tesseract's own per-line inversion
+        // retry then only costs time. Whole camera frames ask for it (`recognize`).
         _ = TessBaseAPISetVariable(handle, "tessedit_do_invert", "0")
         // Ingredient lists carry no prices, but the LSTM often reads a printed
-        // "E" as "£" or "€" (E442 → £442). Forbidding both makes it take its next
-        // guess, usually "E": on the gold set 2 of 5 printed E-codes instead of 0.
+        // "E" as "£" or "€" (E442 → £442). Forbidding both makes it take its next guess, usually "E".
         _ = TessBaseAPISetVariable(handle, "tessedit_char_blacklist", "£€")
         TessBaseAPISetPageSegMode(handle, TessPageSegMode(UInt32(pageSegMode)))
     }

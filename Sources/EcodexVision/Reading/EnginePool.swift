@@ -130,9 +130,6 @@ final class EngineStart: @unchecked Sendable {
 /// in English and one other language at once, while an all-language engine runs alone. To
 /// make room, idle engines are freed, the least recently used first, before another starts;
 /// a page waits only while the engines in use leave no room.
-///
-/// Before (one engine, languages swapped in place): a batch of 32 gold photos on two
-/// cores started four engines one after the other and its workers waited 0.7 s for them.
 final class SharedEngine: @unchecked Sendable {
     private final class Slot {
         let languages: [String]

@@ -93,17 +93,9 @@ struct ReadingPlan: Equatable, Sendable {
     /// Page segmentation mode for crops: 6 ("one uniform block of text") read the most
     /// words on the gold-set photos, which are crops of one ingredient panel.
     static let defaultPageSegMode: Int32 = 6
-    /// Text blocks cut from a scene are read with mode 4 ("one column of text of variable
-    /// sizes"): a block often holds a heading, the list and a side column. On the real
-    /// development set: F1 0.353 with mode 6, 0.375 with 4, 0.327 with 11, 0.178 with 3.
-    /// Camera frames read whole (no block found) use it too.
-    ///
-    /// Such a frame is a close-up of a package, text over most of it: it was read like a
-    /// crop (English, then all six languages when unsure, at up to 6 MP), 4–6 s and the time
-    /// tail of the real development set. Read as a scene (the Latin-script model, this mode,
-    /// Tesseract's own per-line inversion, no retry) it takes 1–1.5 s. Measured on the 69
-    /// scored real frames: the same additives (13 / 0 / 22), p95 3.0 → 2.7 s; on the 62 gold
-    /// images of 700 px and more: F1 0.707 → 0.706 in 56 s instead of 126 s.
+    /// Text blocks cut from a scene are read with mode 4 ("one column of text of variable sizes"): a
+    /// block often holds a heading, the list and a side column. Camera frames read whole (no block
+    /// found) use it too: read as a scene rather than a crop, they read as well in far less time.
     static let blockPageSegMode: Int32 = 4
     /// A photo read whole as a scene whose print is this many pixels high or more is a photo of
     /// the ingredient panel itself, and is read in `panelPageSegMode`.
@@ -128,11 +120,7 @@ struct ReadingPlan: Equatable, Sendable {
     // MARK: - A second engine
 
     /// Letters (`TextRegions.Block.letters`) outside a scene's block with the most, from which
-    /// a second engine reads blocks beside the first: with fewer, its start (about a tenth of
-    /// a second of a core, beside the preprocessing) costs more than it saves. Measured one
-    /// frame at a time on the 69 scored real frames, a second engine for every frame of two
-    /// blocks or more: frames whose other blocks hold under 100 letters lost 10–75 ms (all
-    /// but two of the twelve); those with 400 letters and more gained 0.15–0.63 s.
+    /// a second engine reads blocks beside the first: with fewer, its start costs more than it saves.
     static let secondEngineMinLetters = 100
 
     /// Whether a second engine pays for itself on `blocks`: two blocks or more, and enough
@@ -172,14 +160,9 @@ struct ReadingPlan: Equatable, Sendable {
 
 /// The languages a reader uses, decided from those asked for and those installed.
 ///
-/// With the default languages the reader reads with English alone first and re-reads a page
-/// only when the English pass was unsure (mean word confidence below 75). Measured on
-/// goldset/real: starting all six models costs about 0.5 s of CPU against 0.1 s for English,
-/// and reading with them is about 2.5× slower, while 16 of the 23 photos read confidently in
-/// English; words found were 0.834 English only, 0.847 with the retry, 0.851 with all six
-/// languages on every page. The retry reads with English and the languages the English pass
-/// shows (`retryLanguages`): an engine of English and one other language holds about 50 MB
-/// against 130 MB for all six, and on the gold set's unsure crops it reads as well (docs/history.md).
+/// With the default languages it reads English alone first (cheap to start; most labels read
+/// confidently) and re-reads an unsure page with English and the languages that pass shows
+/// (`retryLanguages`), an engine far lighter than one with all six.
 struct LanguagePlan: Equatable, Sendable {
     /// Every language the reader may use.
     var all: [String]

@@ -1,11 +1,9 @@
 /// Repair: a name qualified as saturated is a nutrition-table line, even with its qualifier slipped
 /// (`gesdttigte Fettsäuren`).
 extension ParseSession {
-    /// How far from `c` a saturation word is sought: `saturationWindow` words, or
-    /// `nutritionWindow` for a slipped name read from unsure words. A blurred bilingual table
-    /// reads its qualifier slipped beyond the German rule or a line further on: real-dev
-    /// `09297` b3 read `davon gesättigte Fettsäuren | acides gras saturés` as `peratiigte
-    /// Fettsduren | GOM acides pras satares`, and `Fettsduren` became fatty acids (E570).
+    /// How far from `c` a saturation word is sought: `saturationWindow` words, or `nutritionWindow`
+    /// for a slipped name read from unsure words, since a blurred bilingual table reads its qualifier
+    /// slipped beyond the German rule or a line further on (`Fettsduren` is no E570 there).
     func saturationWindow(_ c: Candidate) -> Int {
         guard let ocr, !ocr.isEmpty, c.kind == .fuzzy,
               (ocr.mean(over: byteRange(c.tokens)) ?? 1) < Self.unsureNameConfidence else { return Self.saturationWindow }

@@ -3,8 +3,7 @@
 extension ParseSession {
     /// A class word read with a slip from unsure words, in a word shorter than `longSlipLetters`
     /// (`faree` as `Farbe`): on a page of garbled words that is often chance. It still sets the
-    /// item's function, but vouches for no short or slipped name (`ocrNameHolds`). Real-dev
-    /// 07470 (a frame of blurred print): `faree (… prta` gave silver (E174, Portuguese `prata`).
+    /// item's function, but vouches for no short or slipped name (`ocrNameHolds`).
     func weakClassWord(_ range: Range<Int>) -> Bool {
         guard let ocr, !ocr.isEmpty else { return false }
         let letters = tokens[range].reduce(0) { $0 + ($1.kind == .word ? $1.length : 0) }

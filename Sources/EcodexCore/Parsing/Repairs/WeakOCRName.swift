@@ -44,11 +44,8 @@ extension ParseSession {
     }
 
     /// Whether the item's own class word comes more than `classWordAfterNameWords` words after
-    /// the name: a sentence, not a function given to the name. Real-dev `07441` b4, a jar's
-    /// note `… daher ⟨tann⟩ sich … absetzen … [ne contient] aucuns stabilisants.` read as one
-    /// item (no comma; `aucuns` lost in a garbled word): the unsure `tann` (`kann`) became
-    /// tannin (E181, a stabiliser) by the class word eight words on. `Emulgator Sojalecithin`
-    /// (before the name) and `PES thickener` (right after it) still vouch.
+    /// the name: a sentence, not a function given to the name (an unsure `tann` for `kann` is no
+    /// tannin because of a `stabilisants` eight words on). A class word before or right after still vouches.
     func classWordWellAfter(_ name: Range<Int>, in item: IngredientStructure.Item) -> Bool {
         guard let cls = item.classTokens, cls.lowerBound >= name.upperBound else { return false }
         return tokens[name.upperBound..<cls.lowerBound].lazy.filter { $0.kind == .word }.count > Self.classWordAfterNameWords
