@@ -46,7 +46,7 @@ public enum HTMLRenderer {
             footer { margin-top: 2rem; border-top: 1px solid #8a8a8a; padding-top: .5rem; }
             figure { margin: 1rem 0; } figure svg { display: block; width: 100%; height: auto; border: 1px solid #8a8a8a; }
             table { border-collapse: collapse; margin: .5rem 0; } caption { text-align: left; font-weight: 700; }
-            th, td { border: 1px solid #8a8a8a; padding: .15rem .4rem; text-align: left; vertical-align: top; }
+            th, td { border: 1px solid #8a8a8a; padding: .15rem .4rem; text-align: left; vertical-align: top; } thead th { white-space: nowrap; }
             .num { display: inline-block; min-width: 1.6rem; text-align: center; font-weight: 700; color: \(css("number").0); background: \(css("number").1); border-radius: 1rem; margin-right: .4rem; }
             </style>
             </head>
