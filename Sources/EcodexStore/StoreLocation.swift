@@ -1,3 +1,4 @@
+import EcodexCore
 import Foundation
 
 /// Where Ecodex keeps its data files.
@@ -7,18 +8,30 @@ import Foundation
 /// `~/.local/share/ecodex`. It holds two SQLite files: `additives.sqlite`
 /// (built from a pack, replaced whole by a rebuild or a pack update) and
 /// `user.sqlite` (scan history and product cache, never touched by a rebuild),
-/// and `additives.index`, the parser saved for the additive store (`ParserImage`).
+/// and `additives.index`, the parser saved for the additive store (`ParserImage`), which goes
+/// to `$XDG_CACHE_HOME/ecodex` (or `~/.cache/ecodex`) when no data folder was named.
 public struct StoreLocation: Sendable, Equatable {
     public var directory: URL
     /// The additive store, built from a pack.
     public var additivesPath: URL
     /// The user's own data: scan history and product cache.
     public var userPath: URL
-    /// The parser's name index saved for the installed store (`ParserImage`): rebuilt with the
-    /// store, never trusted when it does not match it.
-    public var parserImagePath: URL { directory.appendingPathComponent("additives.index") }
+    /// Where regenerable files go (`$XDG_CACHE_HOME/ecodex`) for the default data folder; nil
+    /// when a data folder was named, which then keeps them so it stays self-contained.
+    public var cacheDirectory: URL?
 
-    public init(directory: URL) {
+    /// The parser's name index saved for the installed store (`ParserImage`): rebuilt with the
+    /// store, never trusted when it does not match it. In the cache folder when that can be
+    /// made and written (0700), else beside the store.
+    public var parserImagePath: URL {
+        if let cache = cacheDirectory, (try? PrivateFile.makeFolder(cache)) != nil, access(cache.path, W_OK) == 0 {
+            return cache.appendingPathComponent("additives.index")
+        }
+        return directory.appendingPathComponent("additives.index")
+    }
+
+    public init(directory: URL, cacheDirectory: URL? = nil) {
+        self.cacheDirectory = cacheDirectory?.standardizedFileURL
         self.directory = directory.standardizedFileURL
         self.additivesPath = self.directory.appendingPathComponent("additives.sqlite")
         self.userPath = self.directory.appendingPathComponent("user.sqlite")
@@ -37,13 +50,14 @@ public struct StoreLocation: Sendable, Equatable {
         if let path = nonEmpty(override) ?? nonEmpty(environment["ECODEX_DATA_DIR"]) {
             return StoreLocation(directory: URL(fileURLWithPath: expandTilde(path, environment: environment)))
         }
-        // The XDG spec says a relative XDG_DATA_HOME is invalid and must be ignored.
-        if let xdg = nonEmpty(environment["XDG_DATA_HOME"]), xdg.hasPrefix("/") {
-            return StoreLocation(directory: URL(fileURLWithPath: xdg).appendingPathComponent("ecodex"))
-        }
         let home = nonEmpty(environment["HOME"]) ?? FileManager.default.homeDirectoryForCurrentUser.path
-        return StoreLocation(directory: URL(fileURLWithPath: home)
-            .appendingPathComponent(".local/share/ecodex"))
+        // The XDG spec says a relative XDG_DATA_HOME or XDG_CACHE_HOME is invalid and must be ignored.
+        func xdg(_ name: String, else fallback: String) -> URL {
+            URL(fileURLWithPath: nonEmpty(environment[name]).flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/" + fallback)
+                .appendingPathComponent("ecodex")
+        }
+        return StoreLocation(directory: xdg("XDG_DATA_HOME", else: ".local/share"),
+                             cacheDirectory: xdg("XDG_CACHE_HOME", else: ".cache"))
     }
 
     private static func expandTilde(_ path: String, environment: [String: String]) -> String {

@@ -21,13 +21,15 @@ struct ImageCommand: ParsableCommand {
     func run() throws {
         let (options, online) = try shopper.settings()
         let images = try StandardInputPhoto.resolve(self.images)
+        // A photo from standard input is named "stdin" in results, not by its temporary copy.
+        let names = self.images.map { $0 == "-" ? "stdin" : $0 }
         var out = Output(format: shopper.format, showText: reading.showText)
         let scanner: ScanPipeline
         var history: UserStore?
         do {
             (scanner, history) = try Wiring.imageScanner(reading: reading, shopper: shopper, online: online)
         } catch {
-            for image in images { out.failure(error, input: image) }
+            for name in names { out.failure(error, input: name) }
             throw ExitCode(out.exitCode)
         }
         // Several photos are read in parallel (one engine per core, `--jobs`), printed in input order.
@@ -36,13 +38,14 @@ struct ImageCommand: ParsableCommand {
         progress?.start()
         defer { progress?.finish() }
         scanner.scan(images.map { .image(path: $0) }, options: options, ahead: 16 * max(1, reading.workers)) { i, result in
-            defer { progress?.step(images[i]) }
+            defer { progress?.step(names[i]) }
             switch result {
-            case .success(let report):
+            case .success(var report):
+                report.input = names[i]
                 Wiring.remember(report, history: history)
                 out.report(report, separate: printed > 0)
             case .failure(let error):
-                out.failure(error, input: images[i])
+                out.failure(error, input: names[i])
             }
             printed += 1
         }
@@ -218,9 +221,12 @@ struct CodeCommand: ParsableCommand {
         try Output.single(shopper.format, input: code) { out in
             let store = try Wiring.openStore(dataDir: shopper.dataDir)
             let report = try ScanPipeline(catalog: store).scan(.code(code), options: options)
-            out.report(report, separate: false)
-            if shopper.format == .text, let parsed = ECode(code), let record = try store.additive(code: parsed) {
-                print("\n" + RecordRenderer.text(record, width: TerminalWidth.columns(), on: options.asOf ?? .today()))
+            // The record's six-region table, in every format.
+            let day = options.asOf ?? .today()
+            let record = try ECode(code).flatMap { try store.additive(code: $0) }
+            out.report(report, separate: false, record: record.map { ($0, day) })
+            if shopper.format == .text, let record {
+                print("\n" + RecordRenderer.text(record, width: TerminalWidth.columns(), on: day))
             }
         }
     }

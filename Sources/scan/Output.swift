@@ -8,6 +8,8 @@ struct Output {
     private(set) var firstFailure: ErrorClass?
     /// HTML is one page for all inputs: collected, printed by `finish()`.
     private var htmlReports: [ScanReport] = []
+    /// `scan code`: the additive's full record and the day whose rules it shows.
+    private var record: (additive: Additive, day: CalendarDay)?
 
     /// Terminal output also prints the text as read (`--show-text`).
     let showText: Bool
@@ -23,13 +25,14 @@ struct Output {
         return TextRenderer(color: tty && env["NO_COLOR"] == nil && env["TERM"] != "dumb", width: TerminalWidth.columns(), showText: showText)
     }
 
-    mutating func report(_ r: ScanReport, separate: Bool) {
+    mutating func report(_ r: ScanReport, separate: Bool, record: (additive: Additive, day: CalendarDay)? = nil) {
         Telemetry.reported(r)
         switch format {
         case .html:
             htmlReports.append(r)
+            self.record = record
         case .json:
-            print(JSONRenderer.render(r))
+            print(JSONRenderer.render(r, record: record?.additive, on: record?.day))
         case .text:
             if separate { print("") }
             print(renderer.render(r))
@@ -53,7 +56,7 @@ struct Output {
     /// Prints what was collected (the HTML page) and returns the exit code.
     func finish() -> Int32 {
         if format == .html && !htmlReports.isEmpty {
-            print(HTMLRenderer.render(htmlReports), terminator: "")
+            print(HTMLRenderer.render(htmlReports, record: record?.additive, on: record?.day ?? .today()), terminator: "")
             fflush(nil)
         }
         // After every result is out: a send is bounded, but nothing waits on it.

@@ -170,30 +170,15 @@ struct PackCommand: ParsableCommand {
             commandName: "status",
             abstract: "The installed data version, pack version per region, last update, rollback and pending updates.")
         @Option(help: "Folder for the additive store.") var dataDir: String?
-        @Option(help: "Output format: text or json.") var format: OutputFormat = .text
+        @Option(help: "Output format: text or json.") var format: DataFormat = .text
 
         func run() throws {
             var s = try withStoreErrors { try PackInstaller(location: Wiring.location(dataDir)).status() }
             // Installs before user info was stripped may still carry it: never show it.
             s.installedFrom = URLText.redacted(s.installedFrom)
             if let source = s.pending?.source { s.pending?.source = URLText.redacted(source) }
-            if format != .text {
-                var fields: [String: JSONValue] = [
-                    "dataVersion": .string(s.versions.dataVersion),
-                    "packVersion": .string(s.versions.packVersion),
-                    "regions": .object(Dictionary(uniqueKeysWithValues: s.regions.map { ($0.rawValue, JSONValue.string(s.versions.packVersion)) })),
-                    "installedAt": .string(s.installedAt),
-                    "installedFrom": .string(s.installedFrom),
-                    "signedBy": .array(s.signers.map { .string($0) }),
-                    "rollbackTo": s.rollbackTo.map { .object(["dataVersion": .string($0.dataVersion), "packVersion": .string($0.packVersion)]) } ?? .null,
-                    "pending": s.pending.map { .object(["source": .string($0.source), "recordedAt": .string($0.recordedAt)]) } ?? .null,
-                    "highestVersion": s.highestVersion.map { .string($0.description) } ?? .null,
-                    "expiresAt": s.expiresAt.map { .string($0) } ?? .null,
-                ]
-                fields["trustedKeys"] = .int(Int64(TrustedKeys.shipped.keys.count))
-                fields["verified"] = .bool(s.verified)
-                fields["installedWithKeys"] = s.trustedKeysFile.map { .string($0) } ?? .null
-                print(String(decoding: JSONValue.object(fields).encoded, as: UTF8.self))
+            if format == .json {
+                print(JSONRenderer.encode(JSONOutput.PackStatus(s, trustedKeys: TrustedKeys.shipped.keys.count)))
                 return
             }
             print("Data version \(s.versions.dataVersion) · pack \(s.versions.packVersion)")

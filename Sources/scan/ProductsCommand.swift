@@ -34,7 +34,7 @@ struct ProductsCommand: ParsableCommand {
         var add = false
 
         @Option(help: "Output format: text or json.")
-        var format: OutputFormat = .text
+        var format: DataFormat = .text
 
         @Option(help: "Folder for the additive store and history (default: $ECODEX_DATA_DIR or ~/.local/share/ecodex).")
         var dataDir: String?
@@ -63,7 +63,7 @@ struct ProductsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "status", abstract: "Show the product sources and what each holds.")
 
         @Option(help: "Output format: text or json.")
-        var format: OutputFormat = .text
+        var format: DataFormat = .text
 
         @Option(help: "Folder for the additive store and history (default: $ECODEX_DATA_DIR or ~/.local/share/ecodex).")
         var dataDir: String?
@@ -78,15 +78,12 @@ struct ProductsCommand: ParsableCommand {
                 let online = try PrefsCommand.load().online
                 let url = URLText.redacted(env["ECODEX_OFF_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? OpenFoodFactsClient.defaultBaseURL)
                 if format == .json {
-                    var object: [String: Any] = ["cache": ["products": cached, "path": location.userPath.path],
-                                                 "online": ["saved": online, "url": url]]
-                    object["imported"] = info.map {
-                        ["products": $0.products, "source": $0.sourceName, "format": $0.format,
-                         "importedAt": ISO8601DateFormatter().string(from: $0.importedAt), "bytes": $0.fileBytes,
-                         "path": location.productsPath.path] as [String: Any]
-                    } ?? NSNull()
-                    let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-                    print(String(decoding: data, as: UTF8.self))
+                    print(JSONRenderer.encode(JSONOutput.ProductsStatus(
+                        cache: .init(products: cached, path: location.userPath.path),
+                        imported: info.map { .init(products: $0.products, source: $0.sourceName, format: $0.format,
+                                                   importedAt: ISO8601DateFormatter().string(from: $0.importedAt),
+                                                   bytes: $0.fileBytes, path: location.productsPath.path) },
+                        online: .init(saved: online, url: url))))
                 } else {
                     print("Barcode lookups ask, in this order:")
                     print("  1. Product cache (\(location.userPath.path)): \(count(cached)) product\(cached == 1 ? "" : "s") found online before")
@@ -110,18 +107,9 @@ struct ProductsCommand: ParsableCommand {
         }
     }
 
-    static func render(_ s: ProductImportSummary, file: String, format: OutputFormat) -> String {
+    static func render(_ s: ProductImportSummary, file: String, format: DataFormat) -> String {
         let peak = peakMemoryMB()
-        if format == .json {
-            var object: [String: Any] = [
-                "input": file, "format": s.format, "lines": s.lines, "imported": s.imported, "products": s.products,
-                "skipped": ["barcode": s.skippedBarcode, "ingredients": s.skippedIngredients, "unreadable": s.skippedUnreadable],
-                "bytes": s.bytes, "seconds": (s.seconds * 1000).rounded() / 1000, "linesPerSecond": s.linesPerSecond.rounded(),
-            ]
-            if let peak { object["peakMemoryMB"] = (peak * 10).rounded() / 10 }
-            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-            return String(decoding: data, as: UTF8.self)
-        }
+        if format == .json { return JSONRenderer.encode(JSONOutput.ProductsImport(s, file: file, peakMemoryMB: peak)) }
         var skipped: [String] = []
         if s.skippedBarcode > 0 { skipped.append("\(count(s.skippedBarcode)) without a valid barcode") }
         if s.skippedIngredients > 0 { skipped.append("\(count(s.skippedIngredients)) without ingredients") }

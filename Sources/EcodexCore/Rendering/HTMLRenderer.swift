@@ -18,7 +18,8 @@ public enum HTMLRenderer {
         ("number", "#ffffff", "#0b57d0"),
     ]
 
-    public static func render(_ reports: [ScanReport]) -> String {
+    /// `record` (`scan code`) adds the additive's rules in every region on `day` after its card.
+    public static func render(_ reports: [ScanReport], record: Additive? = nil, on day: CalendarDay = .today()) -> String {
         let colors = Dictionary(uniqueKeysWithValues: colorPairs.map { ($0.name, ($0.fg, $0.bg)) })
         func css(_ n: String) -> (String, String) { colors[n]! }
         let title = reports.count == 1 ? "Ecodex: " + shortName(reports[0].input) : "Ecodex: \(reports.count) results"
@@ -44,6 +45,8 @@ public enum HTMLRenderer {
             .badge-green { color: \(css("green").0); background: \(css("green").1); }
             footer { margin-top: 2rem; border-top: 1px solid #8a8a8a; padding-top: .5rem; }
             figure { margin: 1rem 0; } figure svg { display: block; width: 100%; height: auto; border: 1px solid #8a8a8a; }
+            table { border-collapse: collapse; margin: .5rem 0; } caption { text-align: left; font-weight: 700; }
+            th, td { border: 1px solid #8a8a8a; padding: .15rem .4rem; text-align: left; vertical-align: top; } thead th { white-space: nowrap; }
             .num { display: inline-block; min-width: 1.6rem; text-align: center; font-weight: 700; color: \(css("number").0); background: \(css("number").1); border-radius: 1rem; margin-right: .4rem; }
             </style>
             </head>
@@ -66,6 +69,7 @@ public enum HTMLRenderer {
             for (n, f) in cards.enumerated() {
                 h += card(f, number: r.photo == nil ? nil : n + 1, input: r.input)
             }
+            if let record { h += RecordHTML.table(record, on: day) }
             if !r.unmatched.isEmpty {
                 h += "<p>Not in the additive list: \(esc(r.unmatched.joined(separator: ", ")))</p>\n"
             }
@@ -91,6 +95,7 @@ public enum HTMLRenderer {
         let diet = TextRenderer().dietMarks(f.diet)
         if !diet.isEmpty { h += "<p>Diet: \(esc(diet))</p>\n" }
         h += "<p class=\"muted\">Found as: \(esc(f.matchedText.joined(separator: ", ")))</p>\n"
+        h += RecordHTML.compare(f)
         if !f.references.isEmpty {
             h += "<details><summary>Why: references</summary><ul>\n"
             h += f.references.map { ref in

@@ -6,11 +6,13 @@ import Foundation
 /// with no value `null`, every object stamped with `schemaVersion`.
 public enum JSONRenderer {
     /// The version of the contract; any change to a field is a new version.
-    public static let schemaVersion = "1.0"
+    public static let schemaVersion = "1.1"
 
-    /// One result; `sha256` (of the photo's bytes) leads a batch's line.
-    public static func render(_ report: ScanReport, sha256: String? = nil) -> String {
-        encode(ReportJSON(report, sha256: sha256))
+    /// One result; `sha256` (of the photo's bytes) leads a batch's line. `record` (`scan code`)
+    /// adds the additive's full record with the rules in force on `day`.
+    public static func render(_ report: ScanReport, sha256: String? = nil, record: Additive? = nil,
+                              on day: CalendarDay? = nil) -> String {
+        encode(ReportJSON(report, sha256: sha256, record: record.map { RecordJSON($0, on: day) }))
     }
 
     /// A failure for one input: its class, the message the command line worded (advice
@@ -46,11 +48,12 @@ public struct WarningJSON: Encodable, Equatable {
 struct ReportJSON: Encodable {
     let r: ScanReport
     let sha256: String?
-    init(_ r: ScanReport, sha256: String? = nil) { self.r = r; self.sha256 = sha256 }
+    let record: RecordJSON?
+    init(_ r: ScanReport, sha256: String? = nil, record: RecordJSON? = nil) { self.r = r; self.sha256 = sha256; self.record = record }
 
     enum Key: String, CodingKey {
         case schemaVersion, sha256, input, status, region, dataVersion, packVersion, ocr, summary, additives, unmatched
-        case barcode, fallbackUsed, preprocessing, timingsMs, warnings
+        case barcode, fallbackUsed, preprocessing, timingsMs, warnings, record
     }
 
     func encode(to encoder: Encoder) throws {
@@ -63,7 +66,7 @@ struct ReportJSON: Encodable {
         try c.encode(r.dataVersion, forKey: .dataVersion)
         try c.encode(r.packVersion, forKey: .packVersion)
         try c.encode(r.ocr.map(OCRJSON.init), forKey: .ocr)
-        try c.encode(r.summary, forKey: .summary)
+        try c.encode(SummaryJSON(r), forKey: .summary)
         try c.encode(r.additives.map(FindingJSON.init), forKey: .additives)
         try c.encode(r.unmatched, forKey: .unmatched)
         try c.encode(r.barcode, forKey: .barcode)
@@ -73,6 +76,18 @@ struct ReportJSON: Encodable {
         for k in [\Timings.preprocess, \.ocr, \.parse, \.assess, \.total] { t[keyPath: k] = JSONRenderer.tenth(t[keyPath: k]) }
         try c.encode(t, forKey: .timingsMs)
         try c.encode(r.warnings.map(WarningJSON.init), forKey: .warnings)
+        try c.encodeIfPresent(record, forKey: .record)
+    }
+}
+
+/// The counts by badge, in the cards' words; `flagged` (red + yellow) and `neutral` (green)
+/// are kept for one schema version so older scripts still read them.
+struct SummaryJSON: Encodable {
+    let red: Int, yellow: Int, green: Int, unmatched: Int, flagged: Int, neutral: Int
+    init(_ r: ScanReport) {
+        func count(_ b: Badge) -> Int { r.additives.filter { $0.badge == b }.count }
+        red = count(.red); yellow = count(.yellow); green = count(.green)
+        flagged = r.summary.flagged; neutral = r.summary.neutral; unmatched = r.summary.unmatched
     }
 }
 
@@ -175,7 +190,9 @@ struct ErrorJSON: Encodable {
 /// the contract's shape (camelCase, `null` for what is not known), not the pack's.
 public struct RecordJSON: Encodable {
     let a: Additive
-    public init(_ a: Additive) { self.a = a }
+    /// Whose rules: those in force on this day (`scan code`), else every region's rule as recorded.
+    let day: CalendarDay?
+    public init(_ a: Additive, on day: CalendarDay? = nil) { self.a = a; self.day = day }
 
     /// A region's rule, its required statement filled in with the name used there.
     struct RuleJSON: Encodable {
@@ -207,7 +224,7 @@ public struct RecordJSON: Encodable {
         try c.encode(a.population, forKey: .population)
         var regions: [String: RuleJSON] = [:]
         for region in Region.allCases {
-            guard let r = a.rule(for: region) else { continue }
+            guard let r = day.map({ a.rule(for: region, on: $0) }) ?? a.rule(for: region) else { continue }
             regions[region.rawValue] = RuleJSON(approved: r.approved, warningRequired: r.warningRequired,
                                                 statement: r.statement(naming: a.displayName(in: region)),
                                                 conditions: r.conditions, name: r.name, reference: r.reference)
