@@ -72,36 +72,6 @@ import Testing
 
     /// Runs `scan` wholly on a pseudo-terminal, typing `answer`; returns what the terminal showed.
     static func onTerminal(_ arguments: [String], answer: String, scan: ScanBinary) throws -> String {
-        let runner = """
-            import os, pty, subprocess, sys
-            m, s = pty.openpty()
-            p = subprocess.Popen(sys.argv[2:], stdin=s, stdout=s, stderr=s)
-            os.close(s)
-            os.write(m, sys.argv[1].encode())
-            out = b''
-            while True:
-                try:
-                    d = os.read(m, 65536)
-                except OSError:
-                    break
-                if not d:
-                    break
-                out += d
-            sys.stdout.buffer.write(out)
-            sys.exit(p.wait())
-            """
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "-c", runner, answer, ScanBinary.executable.path] + arguments
-        var env = ProcessInfo.processInfo.environment
-        env["ECODEX_DATA_DIR"] = scan.dataDir.path
-        env["ECODEX_CONFIG"] = scan.dataDir.appendingPathComponent("preferences.conf").path
-        p.environment = env
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        try scan.onTerminal(arguments, streams: [.input, .output, .error], answer: answer, unset: ["NO_COLOR"]).stdout
     }
 }

@@ -45,42 +45,11 @@ import Testing
         #expect(fake.written.isEmpty)
     }
 
-    /// Runs `scan` with standard error on a pseudo-terminal (Python's pty module), standard
-    /// output on a pipe; returns what the terminal showed.
+    /// Runs `scan` with standard error on a pseudo-terminal, standard output discarded;
+    /// returns what the terminal showed.
     static func onTerminal(_ arguments: [String], environment: [String: String], scan: ScanBinary) throws -> (status: Int32, terminal: String) {
-        let runner = """
-            import os, pty, subprocess, sys
-            m, s = pty.openpty()
-            p = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=s)
-            os.close(s)
-            out = b''
-            while True:
-                try:
-                    d = os.read(m, 65536)
-                except OSError:
-                    break
-                if not d:
-                    break
-                out += d
-            sys.stdout.buffer.write(out)
-            sys.exit(p.wait())
-            """
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "-c", runner, ScanBinary.executable.path] + arguments
-        var env = ProcessInfo.processInfo.environment
-        env["NO_COLOR"] = nil
-        env["ECODEX_DATA_DIR"] = scan.dataDir.path
-        env["ECODEX_CONFIG"] = scan.dataDir.appendingPathComponent("preferences.conf").path
-        env["ECODEX_OCR_SECONDS"] = "600"
-        for (k, v) in environment { env[k] = v }
-        p.environment = env
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        let run = try scan.onTerminal(arguments, streams: [.error], unset: ["NO_COLOR"], environment: environment, timeout: 900)
+        return (run.status, run.stdout)
     }
 
     /// The bench counts images (its Tesseract baseline on a line of its own), not both passes as one total.

@@ -9,25 +9,8 @@ import Testing
     /// Runs `scan` with standard output on a pseudo-terminal `columns` wide, `COLUMNS` set to
     /// `variable` (or unset), and returns what it printed.
     func onTerminal(_ arguments: [String], columns: Int, variable: String?) throws -> ScanBinary.Run {
-        let pty = """
-            import os, struct, fcntl, termios, subprocess, sys
-            master, slave = os.openpty()
-            fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack('HHHH', 24, int(sys.argv[1]), 0, 0))
-            env = dict(os.environ)
-            env.pop('COLUMNS', None)
-            if sys.argv[2] != '-': env['COLUMNS'] = sys.argv[2]
-            p = subprocess.Popen(sys.argv[3:], stdout=slave, stdin=subprocess.DEVNULL, env=env)
-            os.close(slave)
-            out = b''
-            while True:
-                try: chunk = os.read(master, 65536)
-                except OSError: break
-                if not chunk: break
-                out += chunk
-            sys.stdout.buffer.write(out.replace(b'\\r\\n', b'\\n'))
-            sys.exit(p.wait())
-            """
-        return try scan.run(arguments, wrapper: ["/usr/bin/python3", "-c", pty, String(columns), variable ?? "-"])
+        try scan.onTerminal(arguments, streams: [.output], columns: columns, unset: variable == nil ? ["COLUMNS"] : [],
+                            environment: variable.map { ["COLUMNS": $0] } ?? [:], plainLines: true)
     }
 
     /// The longest line that could have been wrapped (a lone word longer than the width cannot).
