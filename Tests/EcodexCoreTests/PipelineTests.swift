@@ -180,7 +180,7 @@ final class FakeReader: LabelReader {
             #expect(obj[key] != nil, "missing \(key)")
         }
         let summary = try #require(obj["summary"] as? [String: Int])
-        #expect(summary == ["flagged": 2, "neutral": 1, "unmatched": 1])
+        #expect(summary == ["red": 2, "yellow": 0, "green": 1, "flagged": 2, "neutral": 1, "unmatched": 1])
         let first = try #require((obj["additives"] as? [[String: Any]])?.first)
         #expect(first["code"] as? String == "E102")
         #expect(first["badge"] as? String == "red")
