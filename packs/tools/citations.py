@@ -7,6 +7,8 @@ The instruments, lists and tables are data in curated.json (`instruments`,
 `region_lists[].provision`, `in_table1`); this module only picks among them.
 """
 
+import json
+import os
 import re
 
 # Template conditions that name no food and no limit; a regulator's list that names the
@@ -216,6 +218,31 @@ def apply_table_conditions(cur, rules):
         rule["conditions"] = "India's bread and biscuit table: %s. Other tables add foods." % cols
 
 
+def load_checks(folder):
+    """Rule checks, one file per region (`checks/CA.json`): CODE → {checked, provision, read}.
+
+    Each entry records that someone read the rule's fact in the regulator's own text on the
+    `checked` day (`read`: what the text says, in short). A check confirms the built rule as it
+    is; a fact that differs is corrected in `rule_refs` or `rule_overrides`, not here.
+    """
+    checks = {}
+    if not os.path.isdir(folder):
+        return checks
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".json"):
+            continue
+        region = name[:-5]
+        with open(os.path.join(folder, name), encoding="utf-8") as f:
+            data = json.load(f)
+        for code, entry in data.items():
+            if code.startswith("_"):
+                continue
+            if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", entry.get("checked") or ""):
+                raise ValueError("%s %s: `checked` must be a YYYY-MM-DD day" % (name, code))
+            checks["%s/%s" % (code, region)] = entry
+    return checks
+
+
 def cite_code(cur, code, per, classes):
     """Gives each rule of one code its provision-level reference; `checked` comes from `rule_refs` only."""
     inst, overrides = cur["instruments"], cur["rule_refs"]
@@ -246,6 +273,11 @@ def cite_code(cur, code, per, classes):
         # A check day only where the rule was read in the regulator's own text. No key otherwise:
         # an explicit null would mark the rule unchecked (yellow) even in a pack that does not
         # declare "rules_checked" (see packs/README.md).
+        check = cur.get("rule_checks", {}).get(key)
         if over and over.get("checked"):
             ref["checked"] = over["checked"]
+        elif check:
+            ref["checked"] = check["checked"]
+            if check.get("provision"):
+                ref["provision"] = check["provision"]
         rule["reference"] = ref

@@ -533,6 +533,7 @@ def main():
 
     cur = json.load(open(os.path.join(HERE, "curated.json"), encoding="utf-8"))
     decisions = json.load(open(os.path.join(HERE, "fact_decisions.json"), encoding="utf-8"))["decisions"]
+    cur["rule_checks"] = citations.load_checks(os.path.join(HERE, "checks"))
     refs = cur["refs"]
 
     entries = [e for e in offtaxonomy.parse(os.path.join(args.data, "off", "additives.txt"))

@@ -6,6 +6,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import citations  # noqa: E402
 import import_off  # noqa: E402
 
 BASE = os.path.join(os.path.dirname(HERE), "base")
@@ -149,6 +150,7 @@ class Citations(unittest.TestCase):
         recorded = {k for k, v in cur["rule_refs"].items() if isinstance(v, dict) and v.get("checked")}
         recorded |= {k for k, v in cur["rule_overrides"].items()
                      if isinstance(v, dict) and isinstance(v.get("reference"), dict) and v["reference"].get("checked")}
+        recorded |= set(citations.load_checks(os.path.join(HERE, "checks")))
         dated = {"%s/%s" % (c, r) for c, r, rule in self.rules() if rule["reference"].get("checked")}
         self.assertEqual(dated, recorded)
 
