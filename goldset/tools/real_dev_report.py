@@ -124,7 +124,11 @@ def main():
         frames.setdefault(t["file"], []).append((pos, found, r))
         rows.append({"file": t["file"].replace("/a.jpg", f"/{pos}.jpg"), "truth": sorted(truth),
                      "found": sorted(found), "listRecall": round(recall, 3), "complete": is_complete,
-                     "prompts": warned, "ms": r.get("timingsMs", {}).get("total", 0)})
+                     "prompts": warned, "warnings": [w["code"] for w in r.get("warnings", [])],
+                     "status": r.get("status"), "confidence": (r.get("ocr") or {}).get("meanConfidence"),
+                     "printHeight": (r.get("ocr") or {}).get("printHeight"), "capture": (r.get("ocr") or {}).get("capture"),
+                     "words": len(((r.get("ocr") or {}).get("text") or "").split()),
+                     "ms": r.get("timingsMs", {}).get("total", 0)})
 
     table = []
     truths = {t["file"]: {level(c) for c in t["truth"] + t.get("namesOnly", [])} for t in videos}
