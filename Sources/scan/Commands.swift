@@ -282,7 +282,7 @@ enum Wiring {
             _ = try history.recordScan(report)
         } catch {
             let message = Failure.message(of: error)
-            FileHandle.standardError.write(Data("scan: note: this result was not saved to history: \(message)\n".utf8))
+            Quiet.note("scan: note: this result was not saved to history: \(message)")
         }
     }
 
@@ -295,14 +295,14 @@ enum Wiring {
             local: local, online: online ? try OpenFoodFactsClient() : nil, cache: history,
             onLocalError: { error in
                 let message = Failure.message(of: error)
-                FileHandle.standardError.write(Data("scan: note: a product list was skipped: \(message)\n".utf8))
+                Quiet.note("scan: note: a product list was skipped: \(message)")
             })
     }
 
     static func openHistory(dataDir: String?) -> UserStore? {
         do { return try UserStore(location: location(dataDir)) } catch {
             let message = Failure.message(of: error)
-            FileHandle.standardError.write(Data("scan: note: history is unavailable: \(message)\n".utf8))
+            Quiet.note("scan: note: history is unavailable: \(message)")
             return nil
         }
     }

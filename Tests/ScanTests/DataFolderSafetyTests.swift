@@ -126,6 +126,10 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.jsonLines().first?.codes == ["E330"])
         #expect(result.stderr.contains("this result was not saved to history") && result.stderr.contains("is read-only"), "\(result.stderr)")
+        // -q keeps the note off standard error; the result is the same.
+        let quiet = try scan.run(["text", "sugar, E330", "--format", "json", "-q"], wrapper: Self.readOnlyMount)
+        #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(quiet.stderr)")
+        #expect(quiet.jsonLines().first?.codes == ["E330"])
 
         let history = try scan.run(["history"], wrapper: Self.readOnlyMount)
         #expect(history.status == 0, "\(history.stderr)")
