@@ -170,9 +170,10 @@ class Citations(unittest.TestCase):
             cond = rule.get("conditions", "")
             for template in ("bread, biscuits and other foods", "vary by food", "Schedules 15/16"):
                 self.assertNotIn(template, cond, (code, region))
-        # Citric acid: Appendix A, Table 1 reads a dash for bread and GMP for biscuits.
-        self.assertIn("not in bread; biscuits, no set limit", record("E330")["region_rules"]["IN"]["conditions"])
-        self.assertEqual(record("E330")["region_rules"]["IN"]["reference"]["provision"], "Appendix A, Table 1")
+        # Citric acid: the current Appendix A (FSSAI compendium, 2022) lists it in the GMP Table, for all food
+        # categories except the Annex to GMP; the 2011 bread and biscuit table (Table 1) is no longer in force.
+        self.assertIn("most foods", record("E330")["region_rules"]["IN"]["conditions"])
+        self.assertIn("GMP Table", record("E330")["region_rules"]["IN"]["reference"]["provision"])
 
     def test_lines_from_lists_and_tables_are_plain(self):
         # Conditions of every generated rule (and the lines lists and tables give): at most 18 words, grade 6.
