@@ -158,7 +158,16 @@ def _eu(code, rule, inst):
     return dict(ref, provision=ref["label"])
 
 
-def _uk(code, rule, eu, inst):
+def _register_entry(code):
+    """The FSA register has one entry per E number: "E322(i)" falls under "E 322"."""
+    base = re.sub(r"\(.*\)$", "", code)
+    return re.sub(r"^E(\d)", r"E \1", base), base != code
+
+
+def _uk(code, rule, eu, inst, name=None):
+    """Great Britain. Since 1 April 2025 (SI 2025/361) the FSA Register of Food Additive Authorisations
+    is GB's list of authorised additives: Annexes II and III of assimilated Reg. 1333/2008 were revoked
+    and the authorisations in them carried onto the register with their terms."""
     url = rule["reference"]["url"]
     if "eur/2011/1169" in url:
         return _ref(inst["uk1169"], "Annex III")
@@ -166,7 +175,12 @@ def _uk(code, rule, eu, inst):
         return dict(rule["reference"], provision="Annex")
     if eu and eu["reference"].get("provision") == "Art. 24 and Annex V" and rule.get("warning_required"):
         return _ref(inst["uk1333_v"], "Art. 24 and Annex V")
-    return _ref(inst["uk1333"], "Annex II, Parts B and E" if rule["approved"] else "Annex II, Part B (not listed)")
+    entry, sub = _register_entry(code)
+    if not rule["approved"]:
+        return _ref(inst["uk_register"], "no entry for %s" % entry)
+    if sub:
+        return _ref(inst["uk_register"], "%s (group entry, covers %s)" % (entry, code))
+    return _ref(inst["uk_register"], "%s %s" % (entry, name) if name else entry)
 
 
 def group_index(cur, codes, parent, expand_codes):
@@ -243,7 +257,7 @@ def load_checks(folder):
     return checks
 
 
-def cite_code(cur, code, per, classes):
+def cite_code(cur, code, per, classes, name=None):
     """Gives each rule of one code its provision-level reference; `checked` comes from `rule_refs` only."""
     inst, overrides = cur["instruments"], cur["rule_refs"]
     for region in ("EU", "US", "UK", "CA", "AU", "IN"):
@@ -261,7 +275,7 @@ def cite_code(cur, code, per, classes):
         elif region == "EU":
             ref = _eu(code, rule, inst)
         elif region == "UK":
-            ref = _uk(code, rule, per.get("EU"), inst)
+            ref = _uk(code, rule, per.get("EU"), inst, name)
         elif region == "US":
             ref = _us(code, rule, inst)
         elif region == "CA":

@@ -889,7 +889,7 @@ def main():
         population = k.get("pop", pk.get("pop", []))
         audience = k.get("aud", pk.get("aud", []))
         r = rules[c]
-        citations.cite_code(cur, c, r, classes)
+        citations.cite_code(cur, c, r, classes, (names[c].get("en") or [None])[0])
         for reg in r.values():
             for key in list(reg):
                 if reg[key] is None:
