@@ -232,6 +232,20 @@ def apply_table_conditions(cur, rules):
         rule["conditions"] = "India's bread and biscuit table: %s. Other tables add foods." % cols
 
 
+# An amount in a citation ("Table 5 (5.2.2 soft candy, 4,500 mg/kg)"): a card names the
+# provision, never a dose, so amounts are cut from provisions and labels.
+AMOUNT = re.compile(r"[,;]?\s*(?:e\.g\.\s*)?\d{1,3}(?:[, ]\d{3})*(?:\.\d+)?\s?(?:mg|g|µg|mcg)\s?(?:/|per\s)\s?(?:kg|l|L|day|lb|pound)\b(?:\s+as\s+[\w ]+?(?=[),;]|$))?")
+
+
+def without_amounts(text):
+    """`text` with every amount cut, and the brackets and commas it leaves tidied."""
+    text = AMOUNT.sub("", text)
+    text = re.sub(r"\(\s*[,;]?\s*\)", "", text)
+    text = re.sub(r"\(\s*[,;]\s*", "(", text)
+    text = re.sub(r"\s+([),])", r"\1", text)
+    return re.sub(r"\s{2,}", " ", text).strip()
+
+
 def load_checks(folder):
     """Rule checks, one file per region (`checks/CA.json`): CODE → {checked, provision, read}.
 
@@ -294,4 +308,7 @@ def cite_code(cur, code, per, classes, name=None):
             ref["checked"] = check["checked"]
             if check.get("provision"):
                 ref["provision"] = check["provision"]
+        for k in ("label", "provision"):
+            if ref.get(k):
+                ref[k] = without_amounts(ref[k])
         rule["reference"] = ref

@@ -143,6 +143,15 @@ class Citations(unittest.TestCase):
             n += 1
         self.assertGreater(n, 2000)
 
+    def test_no_citation_names_an_amount(self):
+        # A card names the provision, never a dose (BasePackTests checks the cards themselves).
+        for code, region, rule in self.rules():
+            for k in ("label", "provision"):
+                self.assertIsNone(citations.AMOUNT.search(rule["reference"].get(k) or ""), (code, region, k))
+        self.assertEqual(citations.without_amounts("Table 14 (14.2.2, 14.2.3, 500 mg/kg)"), "Table 14 (14.2.2, 14.2.3)")
+        self.assertEqual(citations.without_amounts("Table 5 (5.2.2 soft candy, 4,500 mg/kg) and item 1.1.2 (10 mg/kg)"),
+                         "Table 5 (5.2.2 soft candy) and item 1.1.2")
+
     def test_a_check_date_only_where_one_is_recorded(self):
         with open(os.path.join(HERE, "curated.json"), encoding="utf-8") as f:
             cur = json.load(f)
