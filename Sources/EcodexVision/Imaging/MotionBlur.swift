@@ -29,6 +29,9 @@ enum MotionBlur {
         /// Side of the tiles whose log spectra are averaged; at most `maxTiles` of them, the busiest.
         var tile = 128
         var maxTiles = 24
+        /// A photo smaller than this many tiles is not measured: over so few, print makes dips as
+        /// deep as a streak's by chance (small labels and cut blocks read as they are).
+        var minTiles = 6
         /// Dips closer than this are the print's own strokes and spacing, not a streak.
         var shortest = 7.0
         /// The longest streak looked for, pixels (longer ones leave nothing to recover).
@@ -56,7 +59,8 @@ enum MotionBlur {
     /// nil when the image is too small to measure.
     static func measure(_ bytes: [UInt8], width: Int, height: Int, settings: Settings = .init()) -> Streak? {
         let n = settings.tile
-        guard bytes.count == width * height, width >= n / 2, height >= n / 2 else { return nil }
+        guard bytes.count == width * height, width >= n / 2, height >= n / 2,
+              width * height >= settings.minTiles * n * n else { return nil }
         let cepstrum = meanLogSpectrum(bytes, width: width, height: height, settings: settings)
         let fft = FFT(size: n)
         var re = cepstrum, im = [Float](repeating: 0, count: n * n)
