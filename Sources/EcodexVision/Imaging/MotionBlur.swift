@@ -9,13 +9,12 @@ import Foundation
 /// print's edges echo: the gradient along it correlates negatively one streak length apart.
 enum MotionBlur {
     /// A streak as measured: from one end to the other (`dx`, `dy` pixels), how deep its cepstral
-    /// dip is (standard deviations below the ring around it) and how strongly edges echo along it.
+    /// dip is (standard deviations below the ring around it) and how strongly edges echo along it
+    /// (0, not measured, when the dip is too short or shallow to be a streak).
     struct Streak: Equatable, Sendable {
         var dx: Int, dy: Int
         var depth: Double
         var echo: Double
-        /// The same echo across the streak (at right angles, same distance): an even blur echoes both ways.
-        var across = 0.0
 
         var length: Double { Double(dx * dx + dy * dy).squareRoot() }
         /// Direction in degrees, 0 ..< 180 (0: horizontal, 90: vertical).
@@ -81,9 +80,12 @@ enum MotionBlur {
         }
         let mean = sum / count, spread = (sumSquares / count - mean * mean).squareRoot()
         guard spread > 0 else { return nil }
-        return Streak(dx: best.dx, dy: best.dy, depth: (mean - Double(best.value)) / spread,
-                      echo: -edgeEcho(bytes, width: width, height: height, dx: best.dx, dy: best.dy),
-                      across: -edgeEcho(bytes, width: width, height: height, dx: -best.dy, dy: best.dx))
+        var streak = Streak(dx: best.dx, dy: best.dy, depth: (mean - Double(best.value)) / spread, echo: 0)
+        // The echo costs a pass over the photo: only a dip that could be a streak needs it.
+        if streak.length >= settings.shortest, streak.depth >= settings.minDepth {
+            streak.echo = -edgeEcho(bytes, width: width, height: height, dx: best.dx, dy: best.dy)
+        }
+        return streak
     }
 
     /// The mean log magnitude spectrum of the busiest tiles (Hann-windowed, mean removed).
