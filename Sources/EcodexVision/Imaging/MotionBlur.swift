@@ -41,7 +41,7 @@ enum MotionBlur {
         var minDepth = 5.3
         var minScore = 1.1
         /// Wiener's noise-to-signal ratio: higher keeps more blur, lower rings more.
-        var noiseToSignal: Float = 0.01
+        var noiseToSignal: Float = 0.02
         /// Deconvolution works on tiles of `deblurTile` pixels, of which `margin` on each side is
         /// context only, so no tile edge shows in the result.
         var deblurTile = 512
