@@ -32,6 +32,8 @@ struct PreprocessOptions: Sendable {
     var restoreFadedInk = true
     /// Straighten text lines bent into an arc (labels on cans and bottles).
     var straightenCurves = true
+    /// Undo a straight motion streak when one is measured (`MotionBlur`).
+    var deblurMotion = true
     /// Smooth sensor grain out of dark, noisy photos.
     var denoise = true
     /// Grain (mean change a 3×3 median makes) relative to ink/paper contrast above which we smooth.
@@ -89,6 +91,12 @@ enum Preprocessor {
         let (gray, grayStep) = try toGray(pix, bestChannel: options.bestChannel)
         pix = gray
         steps.append(grayStep)
+
+        // Before the grain step: a median or smoothing would blur the streak out of shape.
+        if options.deblurMotion, let (sharp, step) = try deblurred(pix) {
+            pix = sharp
+            steps.append(step)
+        }
 
         if options.denoise, let (clean, ratio) = try denoised(pix, threshold: options.grainThreshold) {
             pix = clean
@@ -205,6 +213,16 @@ enum Preprocessor {
     static let recheckOrientationAbove = 10.0
 
     // MARK: - Steps
+
+    /// The gray image with a measured motion streak undone, and the step listed; nil when no streak is measured.
+    static func deblurred(_ gray: PixImage) throws -> (PixImage, String)? {
+        let bytes = gray.grayBytes()
+        guard let streak = MotionBlur.measure(bytes, width: gray.width, height: gray.height),
+              MotionBlur.isStreak(streak) else { return nil }
+        let sharp = MotionBlur.deblurred(bytes, width: gray.width, height: gray.height, streak: streak)
+        return (try PixImage.gray(sharp, width: gray.width, height: gray.height),
+                String(format: "undo motion blur (%.0f px at %.0f°)", streak.length, streak.degrees))
+    }
 
     /// Heavy grain averaged out: three passes of a 3×3 box filter (close to a Gaussian of σ 1.4 px).
     ///
