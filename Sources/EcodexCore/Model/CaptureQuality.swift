@@ -2,12 +2,12 @@
 /// was read): what a rescan prompt names as its cause (`RescanAdvice`). Each is nil when
 /// the photo gave too little to measure it.
 public struct CaptureQuality: Codable, Sendable, Equatable {
-    /// Mean luminance of the text region, 0...255: under about 60 the photo is too dark.
+    /// Mean luminance of the text region, 0...255 (too dark: `RescanAdvice.darkBelow`).
     public var brightness: Double
     /// Share of the text region and its margin that is blown out to white (0...1): glare.
     public var glare: Double
-    /// How far an ink edge spreads, as a share of the print's height: about 0.1 when sharp,
-    /// 0.3 and more when blurred (defocus or a shaking hand).
+    /// How far an ink edge spreads, as a share of the print's height: about 0.1 when sharp, more
+    /// when blurred by defocus or a shaking hand (`RescanAdvice.blurFrom`).
     public var blur: Double?
     /// How far the text lines bow, in print heights (the middle of a line against its ends):
     /// text running round a can or a bottle.
