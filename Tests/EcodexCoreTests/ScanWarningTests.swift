@@ -5,7 +5,9 @@ import Testing
 @Suite struct ScanWarningTests {
     static let every: [ScanWarning] = [
         .readingStopped, .hardToRead(photos: false), .hardToRead(photos: true), .printTooSmall(photos: false),
-        .printTooSmall(photos: true), .photosSkipped(skipped: 1, of: 3), .timeRanOut(readInFull: 2, of: 5),
+        .printTooSmall(photos: true), .blurred(photos: false), .blurred(photos: true), .glare(photos: false),
+        .glare(photos: true), .curvedText(photos: false), .curvedText(photos: true), .tooDark(photos: false),
+        .tooDark(photos: true), .photosSkipped(skipped: 1, of: 3), .timeRanOut(readInFull: 2, of: 5),
         .barcodeUnknown(digits: "4006381333931", searchedOnline: false), .barcodeUnknown(digits: "4006381333931", searchedOnline: true),
         .usedProduct(source: "saved on this computer", digits: "4006381333931"), .untrustedData, .nothingFound,
         .namedOnLabel(.sulphites, text: "sulphites"), .namedOnLabel(.pku, text: "phenylalanine"),
@@ -24,6 +26,16 @@ import Testing
         for w in Self.every {
             #expect(!w.message.isEmpty && w.message.hasSuffix("."), "\(w)")
             #expect(!w.message.contains("--") && !w.message.contains("`"), "\(w.message)")
+        }
+    }
+
+    /// Prompts are short plain sentences: at most 18 words each, never "safe" or "unsafe".
+    @Test func promptsArePlainShortSentences() {
+        for w in Self.every {
+            for sentence in w.message.split(separator: ".") {
+                #expect(sentence.split(separator: " ").count <= 18, "\(sentence)")
+            }
+            #expect(!w.message.lowercased().contains("safe"), "\(w.message)")
         }
     }
 

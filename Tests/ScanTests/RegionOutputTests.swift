@@ -54,7 +54,7 @@ extension HTMLReportTests {
         let run = try scan.run(["text", "Sugar, colours: E102, E129, acid: E330", "--region", "EU", "--format", "json"])
         try JSONContractTests.validate("scanResult", run.stdout)
         let line = try #require(run.jsonLines().first)
-        #expect(line["schemaVersion"] as? String == "1.1")
+        #expect(line["schemaVersion"] as? String == "1.2")
         let summary = try #require(line["summary"] as? [String: Int])
         #expect(summary == ["red": 2, "yellow": 0, "green": 1, "flagged": 2, "neutral": 1, "unmatched": 0], "\(summary)")
     }

@@ -9,7 +9,7 @@ import Testing
         let run = try scan.run(["pack", "status", "--format", "json"])
         #expect(run.status == 0, "\(run.stderr)")
         try JSONContractTests.validate("packStatus", run.stdout)
-        #expect(run.jsonLines().first?["schemaVersion"] as? String == "1.1")
+        #expect(run.jsonLines().first?["schemaVersion"] as? String == "1.2")
         let html = try scan.run(["pack", "status", "--format", "html"])
         #expect(html.status == 64, "\(html.stdout)")
         #expect(html.stdout.isEmpty)

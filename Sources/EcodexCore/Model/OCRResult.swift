@@ -59,6 +59,8 @@ public struct OCRResult: Sendable {
     /// Median height of the printed characters in the photo as decoded, pixels (the median over
     /// the blocks read); nil when not measured. Small print is what real photos most often miss.
     public var printHeight: Double?
+    /// How the photo was taken (light, glare, blur, curved lines), for a rescan prompt's cause.
+    public var capture: CaptureQuality?
     /// A small copy of the photo, when the reader was asked to keep one (for the HTML page).
     public var preview: PhotoPreview?
 

@@ -141,6 +141,8 @@ public struct OCRSummary: Codable, Sendable, Equatable {
     public var frame: String?
     /// Height of the print in the photo, pixels (`OCRResult.printHeight`), rounded to a tenth.
     public var printHeight: Double?
+    /// How the photo was taken (`OCRResult.capture`), rounded.
+    public var capture: CaptureQuality?
 
     public init(meanConfidence: Double, lowConfidence: Bool, tokens: Int, text: String = "") {
         self.meanConfidence = meanConfidence; self.lowConfidence = lowConfidence; self.tokens = tokens
@@ -152,6 +154,7 @@ public struct OCRSummary: Codable, Sendable, Equatable {
         self.init(meanConfidence: (ocr.meanConfidence * 10).rounded() / 10, lowConfidence: lowConfidence,
                   tokens: ocr.words.count, text: Self.markedText(ocr.words))
         printHeight = ocr.printHeight.map { ($0 * 10).rounded() / 10 }
+        capture = ocr.capture?.rounded
     }
 
     /// Words below this confidence (0...100) are marked as unsure in `text`.

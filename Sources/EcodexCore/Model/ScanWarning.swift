@@ -6,8 +6,16 @@ public enum ScanWarning: Sendable, Equatable {
     case readingStopped
     /// The reading was unsure; `photos` is true for a burst (several photos of one label).
     case hardToRead(photos: Bool)
-    /// The print itself is too small to read (`ScanPipeline.smallPrintBelow`): distance helps, light will not.
+    /// The print itself is too small to read (`RescanAdvice.smallPrintBelow`): distance helps, light will not.
     case printTooSmall(photos: Bool)
+    /// The print is blurred (defocus or a moving hand): holding still and focusing helps.
+    case blurred(photos: Bool)
+    /// Light shining off the package hides part of the print: tilting it helps.
+    case glare(photos: Bool)
+    /// The text runs round a curve (a can, a bottle): a second photo from the side helps.
+    case curvedText(photos: Bool)
+    /// The photo is too dark to read: more light helps.
+    case tooDark(photos: Bool)
     /// A burst skipped `skipped` of its `of` photos because they could not be read.
     case photosSkipped(skipped: Int, of: Int)
     /// A burst's time limit ran out: `readInFull` of `of` photos were read in full.
@@ -31,6 +39,10 @@ public enum ScanWarning: Sendable, Equatable {
         case .readingStopped: "reading-stopped"
         case .hardToRead: "hard-to-read"
         case .printTooSmall: "print-too-small"
+        case .blurred: "blurred"
+        case .glare: "glare"
+        case .curvedText: "curved-text"
+        case .tooDark: "too-dark"
         case .photosSkipped: "photos-skipped"
         case .timeRanOut: "time-ran-out"
         case .barcodeUnknown: "barcode-unknown"
@@ -43,7 +55,8 @@ public enum ScanWarning: Sendable, Equatable {
     }
 
     /// Every code, for the JSON schema and its tests.
-    public static let codes = ["reading-stopped", "hard-to-read", "print-too-small", "photos-skipped", "time-ran-out",
+    public static let codes = ["reading-stopped", "hard-to-read", "print-too-small", "blurred", "glare", "curved-text",
+                               "too-dark", "photos-skipped", "time-ran-out",
                                "barcode-unknown", "used-product", "untrusted-data", "nothing-found", "named-on-label"]
 
     /// The words a shopper reads.
@@ -59,6 +72,22 @@ public enum ScanWarning: Sendable, Equatable {
             "The print is too small in this photo. Take it closer, scan the barcode, or type the ingredients."
         case .printTooSmall(photos: true):
             "The print is too small in these photos. Take them closer, scan the barcode, or type the ingredients."
+        case .blurred(photos: false):
+            "The photo is blurred. Hold the phone still and tap the label to focus, then rescan it."
+        case .blurred(photos: true):
+            "The photos are blurred. Hold the phone still and tap the label to focus, then rescan."
+        case .glare(photos: false):
+            "Light shining off the package hides some of the print. Tilt the package a little and rescan it."
+        case .glare(photos: true):
+            "Light shining off the package hides some of the print. Tilt the package a little and rescan."
+        case .curvedText(photos: false):
+            "The text runs round a curve. Turn the package and take a second photo of the rest."
+        case .curvedText(photos: true):
+            "The text runs round a curve. Turn the package and take more photos of the rest."
+        case .tooDark(photos: false):
+            "The photo is too dark to read. Rescan it in more light."
+        case .tooDark(photos: true):
+            "The photos are too dark to read. Rescan in more light."
         case .photosSkipped(let skipped, let of):
             "\(skipped) of \(of) photos could not be read and were skipped."
         case .timeRanOut(let readInFull, let of):

@@ -122,8 +122,8 @@ public final class ScanPipeline {
         if let preview = ocr.preview {
             report.photo = PhotoView.make(preview: preview, words: ocr.words, findings: report.additives)
         }
-        if low {
-            report.warnings.insert(Self.smallPrint(ocr) ? .printTooSmall(photos: false) : .hardToRead(photos: false), at: 0)
+        if let prompt = RescanAdvice.prompt(RescanAdvice.Evidence(ocr, found: report.additives.count)) {
+            report.warnings.insert(prompt, at: 0)
         }
         if ocr.timedOut {
             report.warnings.insert(.readingStopped, at: 0)
@@ -212,8 +212,8 @@ public final class ScanPipeline {
         if cut > 0 {
             report.warnings.append(.timeRanOut(readInFull: readings.count - cut, of: paths.count))
         }
-        if low && report.additives.isEmpty {
-            report.warnings.insert(Self.smallPrint(best.ocr) ? .printTooSmall(photos: true) : .hardToRead(photos: true), at: 0)
+        if report.additives.isEmpty, let prompt = RescanAdvice.prompt(RescanAdvice.Evidence(best.ocr, found: 0), photos: true) {
+            report.warnings.insert(prompt, at: 0)
         }
         if readings.contains(where: { $0.ocr.timedOut }) {
             report.warnings.insert(.readingStopped, at: 0)
@@ -221,14 +221,6 @@ public final class ScanPipeline {
         report.status = Self.status(unsure: low, cutShort: best.ocr.timedOut, found: !report.additives.isEmpty)
         report.timingsMs.total = Clock.since(start)
         return report
-    }
-
-    /// Print whose characters are under this many pixels high in the photo is too small to read
-    /// (`OCRResult.printHeight`): such frames read unsure and mostly find nothing.
-    public static let smallPrintBelow = 8.0
-
-    private static func smallPrint(_ ocr: OCRResult) -> Bool {
-        (ocr.printHeight ?? .infinity) < smallPrintBelow
     }
 
     /// A reading too unsure to trust without a rescan prompt: no words, or a low mean confidence.

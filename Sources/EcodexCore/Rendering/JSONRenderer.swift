@@ -6,7 +6,7 @@ import Foundation
 /// with no value `null`, every object stamped with `schemaVersion`.
 public enum JSONRenderer {
     /// The version of the contract; any change to a field is a new version.
-    public static let schemaVersion = "1.1"
+    public static let schemaVersion = "1.2"
 
     /// One result; `sha256` (of the photo's bytes) leads a batch's line. `record` (`scan code`)
     /// adds the additive's full record with the rules in force on `day`.
@@ -100,9 +100,10 @@ struct OCRJSON: Encodable {
     let frames: Int?
     let frame: String?
     let printHeight: Double?
+    let capture: CaptureQuality?
     init(_ o: OCRSummary) {
         meanConfidence = o.meanConfidence; lowConfidence = o.lowConfidence; tokens = o.tokens; text = o.text
-        frames = o.frames; frame = o.frame; printHeight = o.printHeight
+        frames = o.frames; frame = o.frame; printHeight = o.printHeight; capture = o.capture
     }
 }
 

@@ -152,6 +152,7 @@ extension TesseractLabelReader {
         // Blocks are crops of the photo at its decoded size: their heights are the photo's print.
         let heights = photo.pieces.compactMap(\.textHeight).sorted()
         result.printHeight = heights.isEmpty ? nil : heights[heights.count / 2]
+        result.capture = CaptureMeasure.measure(photo.loaded, words: words, printHeight: result.printHeight)
         if keepsPreview { result.preview = try? photo.loaded.preview(maxSide: Self.previewMaxSide) }
         ReaderDebug.dumpWords(of: photo.path, words)
         return result
@@ -236,9 +237,8 @@ extension TesseractLabelReader {
                 let r = min(max(x, w.right), width), b = min(max(y, w.bottom), height)
                 let box = BoundingBox(x: x, y: y, width: r - x, height: b - y)
                 return OCRWord(text: w.text, confidence: w.confidence, box: box, line: w.line + lineBase,
-                               // Only the HTML page's outlines use it: not worked out per word otherwise.
-                               photoBox: keepsPreview
-                                   ? piece.map.photoBox(box, width: photo.loaded.width, height: photo.loaded.height) : nil)
+                               // The HTML page's outlines and the capture measures (`CaptureMeasure`) use it.
+                               photoBox: piece.map.photoBox(box, width: photo.loaded.width, height: photo.loaded.height))
             }
             lineBase = (words.map(\.line).max() ?? (lineBase - 1)) + 1
             all += words
