@@ -307,6 +307,13 @@ def cite_code(cur, code, per, classes, name=None):
         elif check:
             ref["checked"] = check["checked"]
             if check.get("provision"):
+                # The label names the provision it was made with; it names the checked one instead.
+                old, label = ref.get("provision") or "", ref.get("label") or ""
+                if old and label.endswith(old):
+                    prefix, parts = label[:-len(old)], check["provision"].split(", ")
+                    while len(parts) > 1 and parts[0] in prefix:
+                        parts.pop(0)
+                    ref["label"] = prefix + ", ".join(parts)
                 ref["provision"] = check["provision"]
         for k in ("label", "provision"):
             if ref.get(k):

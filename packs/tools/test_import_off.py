@@ -152,6 +152,11 @@ class Citations(unittest.TestCase):
         self.assertEqual(citations.without_amounts("Table 5 (5.2.2 soft candy, 4,500 mg/kg) and item 1.1.2 (10 mg/kg)"),
                          "Table 5 (5.2.2 soft candy) and item 1.1.2")
 
+    def test_a_checked_provision_is_named_once(self):
+        ref = record("E330")["region_rules"]["EU"]["reference"]
+        self.assertEqual(ref["label"], "Reg. (EC) No 1333/2008 on food additives, Annex II, Part B (E 330 Citric acid)")
+        self.assertEqual(ref["provision"], "Annex II, Part B (E 330 Citric acid)")
+
     def test_a_check_date_only_where_one_is_recorded(self):
         with open(os.path.join(HERE, "curated.json"), encoding="utf-8") as f:
             cur = json.load(f)
