@@ -236,8 +236,8 @@ extension TesseractLabelReader {
                 let r = min(max(x, w.right), width), b = min(max(y, w.bottom), height)
                 let box = BoundingBox(x: x, y: y, width: r - x, height: b - y)
                 return OCRWord(text: w.text, confidence: w.confidence, box: box, line: w.line + lineBase,
-                               // Only the HTML page's outlines use it: not worked out per word otherwise.
-                               photoBox: keepsPreview
+                               // Only the HTML page's outlines and a burst's alignment use it.
+                               photoBox: keepsPreview || mapsWords
                                    ? piece.map.photoBox(box, width: photo.loaded.width, height: photo.loaded.height) : nil)
             }
             lineBase = (words.map(\.line).max() ?? (lineBase - 1)) + 1
