@@ -150,17 +150,8 @@ public final class TesseractLabelReader: LabelReader {
         read(imagesAt: paths, ahead: ahead, deadline: { _ in nil }, each: each)
     }
 
-    /// The burst's frames on every core: the first without a deadline, the others until
-    /// `seconds` from now.
-    public func read(burstAt paths: [String], within seconds: Double?) -> [Result<OCRResult, Error>] {
-        guard let seconds else { return read(imagesAt: paths) }
-        // At most a day: a bigger number cannot overflow the clock and means no limit anyway.
-        let deadline = now().uptimeNanoseconds + UInt64(min(max(0, seconds), 86_400) * 1e9)
-        return all(paths) { $0 == 0 ? nil : deadline }
-    }
-
     /// Every photo's result at once (no window: all may be read before the first is taken).
-    private func all(_ paths: [String], deadline: @escaping @Sendable (Int) -> UInt64?) -> [Result<OCRResult, Error>] {
+    func all(_ paths: [String], deadline: @escaping @Sendable (Int) -> UInt64?) -> [Result<OCRResult, Error>] {
         var results: [Result<OCRResult, Error>] = []
         results.reserveCapacity(paths.count)
         read(imagesAt: paths, ahead: paths.count, deadline: deadline) { _, r in results.append(r) }

@@ -116,6 +116,19 @@ import Testing
         #expect(run.status == 64)
     }
 
+    /// A burst whose first photos read no code alone still finds what one later photo reads in
+    /// full: of `g0588`'s neighbours, `-b4`, `-b1` and `-b2` find nothing alone, `-b3` all six codes.
+    @Test func burstFindsWhatOnlyOneLaterFrameReads() throws {
+        let frames = ["g0588-b4", "g0588-b1", "g0588-b2", "g0588-b3"].map(Self.frame)
+        let run = try scan.run(["burst"] + frames + ["--time-limit", "0", "--region", "EU", "--format", "json"],
+                               timeout: 240)
+        #expect(run.status == 0, "\(run.stderr)")
+        let r = try #require(run.jsonLines().first)
+        let found = Set(r.codes.map { String($0.prefix { $0 != "(" }) })
+        #expect(found == ["E150d", "E223", "E260", "E440", "E451", "E1422"], "found \(found.sorted())")
+        #expect((r["ocr"] as? [String: Any])?["frame"] as? String == Self.frame("g0588-b3"), "the frame that read the list leads")
+    }
+
     /// `--show-text` prints what was read, so the shopper can correct it and use `scan text`.
     @Test func showTextPrintsTheReading() throws {
         let run = try scan.run([Self.frame("g0586"), "--show-text", "--region", "EU"], timeout: 120)

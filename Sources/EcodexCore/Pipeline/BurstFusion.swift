@@ -7,7 +7,9 @@
 /// frame read it surely (`singleFrameConfidence`). Everything else that appears
 /// only once, weakly, is dropped as a likely misreading, except in the lead frame
 /// (the one that read the ingredient list best): what it finds counts as it would on a
-/// single photo, so a burst never finds less than its lead frame alone.
+/// single photo, so a burst never finds less than its lead frame alone. A frame whose parse
+/// missed an additive still supports it when it read the same words at the same place
+/// (`FrameAlignment`): the label moves a little between frames.
 public enum BurstFusion {
     /// A mention seen in one frame only counts at or above this confidence
     /// (`Mention.confidence`: match kind times the OCR confidence of its words).
@@ -21,7 +23,10 @@ public enum BurstFusion {
     ///
     /// Without a lead a burst finds fewer additives than its best frame alone: small print on a phone
     /// frame is rarely read surely twice.
-    public static func fuse(_ frames: [ParseResult], lead: Int? = nil) -> ParseResult {
+    ///
+    /// `words`: each frame's OCR words, the ones its parse result's spans index (`OCRResult.byteRanges`);
+    /// empty, or a frame without words, gives that frame no word-level support.
+    public static func fuse(_ frames: [ParseResult], words: [[OCRWord]] = [], lead: Int? = nil) -> ParseResult {
         // One frame's evidence is all there is: nothing is dropped.
         guard frames.count > 1 else { return frames.first ?? ParseResult() }
         // Per frame, the surest mention of each code.
@@ -31,21 +36,26 @@ public enum BurstFusion {
             for m in f.mentions where (best[m.code]?.confidence ?? -1) < m.confidence { best[m.code] = m }
             perFrame.append(best)
         }
-        var candidates: [Mention] = []
+        var candidates: [(frame: Int, mention: Mention)] = []
         var seen = Set<ECode>()
         for (i, best) in perFrame.enumerated() {
             for m in frames[i].mentions where best[m.code] == m && !seen.contains(m.code) {
                 seen.insert(m.code)
-                candidates.append(m)
+                candidates.append((i, m))
             }
         }
+        let reread = WordSupport(words: words, frames: frames.count)
         var accepted: [Mention] = []
-        for m in candidates {
+        for (from, m) in candidates {
             var support = 0
             var surest = m
-            for best in perFrame {
+            for (j, best) in perFrame.enumerated() {
                 let agreeing = best.values.filter { agree($0.code, m.code) }
-                guard let top = agreeing.max(by: { $0.confidence < $1.confidence }) else { continue }
+                guard let top = agreeing.max(by: { $0.confidence < $1.confidence }) else {
+                    // This frame's parse missed it, but it may have read the same words there.
+                    if reread.reads(m, of: from, in: j) { support += 1 }
+                    continue
+                }
                 support += 1
                 // Prefer the more specific code (E150d over E150) when both are sure enough.
                 if top.confidence > surest.confidence
@@ -83,5 +93,30 @@ public enum BurstFusion {
     /// Same additive as a label writes it: equal, or one is the other's parent.
     static func agree(_ a: ECode, _ b: ECode) -> Bool {
         a == b || a.isAncestor(of: b) || b.isAncestor(of: a)
+    }
+
+    /// Whether another frame read a mention's words at the same place; shifts are worked out
+    /// once per pair of frames, on first need.
+    private final class WordSupport {
+        let words: [[OCRWord]]
+        let ranges: [[Range<Int>]]
+        var shifts: [Int: FrameAlignment?] = [:]
+        let count: Int
+
+        init(words: [[OCRWord]], frames: Int) {
+            self.words = words.count == frames ? words : []
+            ranges = self.words.map(OCRResult.byteRanges)
+            count = frames
+        }
+
+        func reads(_ m: Mention, of a: Int, in b: Int) -> Bool {
+            guard a != b, words.indices.contains(a), words.indices.contains(b) else { return false }
+            let own = zip(words[a], ranges[a]).filter { $0.1.overlaps(m.span) }.map(\.0)
+            guard !own.isEmpty else { return false }
+            let pair = a * count + b
+            if shifts[pair] == nil { shifts[pair] = .some(FrameAlignment.between(words[a], words[b])) }
+            guard let shift = shifts[pair] ?? nil else { return false }
+            return shift.finds(own, in: words[b])
+        }
     }
 }

@@ -183,7 +183,7 @@ public final class ScanPipeline {
         let t0 = Clock.now()
         let p = try parser()
         let parsed = readings.map { p.parse($0.ocr.text, words: $0.ocr.words) }
-        let fused = BurstFusion.fuse(parsed, lead: lead)
+        let fused = BurstFusion.fuse(parsed, words: readings.map(\.ocr.words), lead: lead)
         var report = try report(from: fused, input: paths.count == 1 ? first : "\(first) (+\(paths.count - 1) frames)",
                                 options: options)
         report.timingsMs.parse = Clock.between(t0, Clock.now()) - report.timingsMs.assess

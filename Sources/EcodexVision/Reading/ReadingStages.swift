@@ -237,7 +237,7 @@ extension TesseractLabelReader {
                 let r = min(max(x, w.right), width), b = min(max(y, w.bottom), height)
                 let box = BoundingBox(x: x, y: y, width: r - x, height: b - y)
                 return OCRWord(text: w.text, confidence: w.confidence, box: box, line: w.line + lineBase,
-                               // The HTML page's outlines and the capture measures (`CaptureMeasure`) use it.
+                               // The HTML page's outlines, a burst's alignment and the capture measures use it.
                                photoBox: piece.map.photoBox(box, width: photo.loaded.width, height: photo.loaded.height))
             }
             lineBase = (words.map(\.line).max() ?? (lineBase - 1)) + 1
