@@ -131,7 +131,13 @@ extension TesseractLabelReader {
         let engine = try engines.wait(photo.engine, scene: plan.scene)
         let mode = plan.pageSegMode(printHeight: photo.pieces.first?.textHeight)
         let readPiece = { (piece: Piece, engine: TesseractEngine) throws -> PieceReading in
-            try Self.read(piece, with: engine, mode: mode, tryInverted: plan.tryInverted, timeLeft: { remaining().ms })
+            var reading = try Self.read(piece, with: engine, mode: mode, tryInverted: plan.tryInverted,
+                                        timeLeft: { remaining().ms })
+            if plan.retryLines, !reading.cut {
+                reading.words = try Self.retryUnsureLines(reading.words, in: reading.turned ?? piece.image, with: engine,
+                                                          tryInverted: plan.tryInverted, timeLeft: { remaining().ms })
+            }
+            return reading
         }
         var readings: [PieceReading?] = Array(repeating: nil, count: photo.pieces.count)
         if let helper = photo.helper, photo.pieces.count >= 2 {
