@@ -53,6 +53,8 @@ struct PreprocessedImage {
     /// Leptonica's up/down test leaned to upside down, too weakly to turn the image
     /// (`minUpsideDownConfidence`): the reader may read it turned too and keep the surer reading.
     var maybeUpsideDown = false
+    /// Quarter turns (clockwise) the orientation tests applied; the reader may check a quarter turn (`QuarterTurnCheck`).
+    var quarterTurns = 0
     /// Median height of the characters in the image given to `Preprocessor.run`, pixels (nil
     /// when too few were found): the print's size in the photo, before any enlarging.
     var textHeight: Double?
@@ -133,10 +135,12 @@ enum Preprocessor {
             }
         }
 
+        var turns = 0
         func turn(_ quarterTurns: Int) throws {
             map.append(.quarterTurns(quarterTurns, width: pix.width, height: pix.height))
             pix = try pix.turned(quarterTurns)
             steps.append("rotate \(quarterTurns * 90)°")
+            turns += quarterTurns
         }
         var maybeUpsideDown = false
         // One ink mask serves both orientation tests.
@@ -206,7 +210,7 @@ enum Preprocessor {
             steps.append("restore faded print")
         }
         return PreprocessedImage(image: pix, steps: steps, map: map, maybeUpsideDown: maybeUpsideDown,
-                                 textHeight: sourceTextHeight)
+                                 quarterTurns: turns, textHeight: sourceTextHeight)
     }
 
     /// Lines tilted at least this many degrees: a quarter turn is checked on a straightened copy (see `run`).

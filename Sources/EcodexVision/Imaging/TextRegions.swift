@@ -53,6 +53,12 @@ enum TextRegions {
         /// When the blocks cover more than `cropCoverage`, look again with the blobs in rows
         /// of text only (`inTextRows`).
         var lineNeighbours = true
+        /// Lines of print near a block join it (`absorbingLines`): a line needs this many letter blobs...
+        var minLineLetters = 8
+        /// ...print within this factor of the block's line height...
+        var lineHeightRatio = 1.6
+        /// ...and to lie within this many of its line heights; 0 turns joining off.
+        var lineReach = 4.0
     }
 
     /// The text blocks worth reading on their own, biggest first; empty when the photo
@@ -62,23 +68,26 @@ enum TextRegions {
         guard min(pix.width, pix.height) >= settings.minFrameSide else { return [] }
         guard let (gray, work, scale) = workCopy(pix, settings: settings),
               let letters = letterBoxes(work, settings: settings), letters.count >= settings.minLetters else { return [] }
-        func blocksOf(_ letters: [(x: Int, y: Int, w: Int, h: Int)]) -> [Block] {
-            group(letters, width: work.width, height: work.height)
-                .filter { $0.lines >= settings.minLines && $0.letters >= settings.minLetters }
-        }
         func area(_ blocks: [Block]) -> Int { blocks.reduce(0) { $0 + $1.width * $1.height } }
-        var blocks = blocksOf(letters)
+        var groups = group(letters, width: work.width, height: work.height)
+        var blocks = groups.filter { isBlock($0, settings: settings) }
         if settings.lineNeighbours, Double(area(blocks)) > settings.cropCoverage * Double(work.pixelCount) {
             // Clutter (a bottle's reflections, a shelf, a hand) can join a label's text into one block over
             // most of a frame, which would be read whole: look again with the blobs in rows of text only.
             let rows = inTextRows(letters)
-            if rows.count >= settings.minLetters { blocks = blocksOf(rows) }
+            if rows.count >= settings.minLetters {
+                groups = group(rows, width: work.width, height: work.height)
+                blocks = groups.filter { isBlock($0, settings: settings) }
+            }
         }
         guard !blocks.isEmpty else { return [] }
         if Double(area(blocks)) > settings.cropCoverage * Double(work.pixelCount) { return [] }
         // A label crop is paper around its text: read it whole. A scene is busy.
         let busy = busyness(work, outside: blocks)
         if busy < settings.sceneBusyness { return [] }
+        if settings.lineReach > 0 {
+            blocks = absorbingLines(blocks, from: groups.filter { !isBlock($0, settings: settings) }, settings: settings)
+        }
         blocks.sort { $0.letters > $1.letters }
         blocks = Array(blocks.prefix(settings.maxBlocks))
         // Back to the photo's coordinates, with a margin of a line height so no

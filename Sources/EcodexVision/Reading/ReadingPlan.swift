@@ -55,6 +55,8 @@ struct ReadingPlan: Equatable, Sendable {
 
     /// Read as a scene: the Latin-script engine, no retry.
     var scene: Bool { engine == .scene }
+    /// Unsure lines of a scene are read again alone, enlarged (`LineRetry`); crops have the language retry.
+    var retryLines: Bool { scene }
     /// Tesseract also reads each unsure line inverted: a whole frame mixes white print on
     /// coloured panels with dark print on paper, and no single inversion fits.
     var tryInverted: Bool { kind == .frame }

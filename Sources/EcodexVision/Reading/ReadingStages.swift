@@ -10,14 +10,17 @@ struct Piece {
     var maybeUpsideDown: Bool
     /// The print's height in the photo, pixels (`PreprocessedImage.textHeight`).
     var textHeight: Double?
+    /// Quarter turns preprocessing applied (`PreprocessedImage.quarterTurns`).
+    var quarterTurns = 0
 }
 
-/// What recognition made of one piece: its words, the piece turned when it read better
-/// upside down, and whether its reading was cut short.
+/// What recognition made of one piece: its words, the piece turned (`turns` quarter turns) when
+/// it read better so, and whether its reading was cut short.
 struct PieceReading {
     var words: [RecognizedWord]
     var turned: PixImage?
     var cut: Bool
+    var turns = 2
 }
 
 /// A photo decoded, measured, planned and preprocessed by a `TesseractLabelReader`, the engine
@@ -86,7 +89,8 @@ extension TesseractLabelReader {
         guard plan.kind == .blocks else {
             let prepared = try preprocess(loaded)
             return ([Piece(image: prepared.image, steps: prepared.steps, map: prepared.map,
-                           maybeUpsideDown: prepared.maybeUpsideDown, textHeight: prepared.textHeight)], prepared.steps)
+                           maybeUpsideDown: prepared.maybeUpsideDown, textHeight: prepared.textHeight,
+                           quarterTurns: prepared.quarterTurns)], prepared.steps)
         }
         var pieces: [Piece] = []
         for b in plan.blocks {
@@ -95,7 +99,8 @@ extension TesseractLabelReader {
             var cut = PhotoMap()
             cut.append(.crop(x: b.x, y: b.y))
             pieces.append(Piece(image: prepared.image, steps: prepared.steps, map: prepared.map.after(cut),
-                                maybeUpsideDown: prepared.maybeUpsideDown, textHeight: prepared.textHeight))
+                                maybeUpsideDown: prepared.maybeUpsideDown, textHeight: prepared.textHeight,
+                                quarterTurns: prepared.quarterTurns))
         }
         let steps = [String(format: "text blocks: %d of %.0f%% of the photo", plan.blocks.count,
                             100 * Double(plan.blocks.reduce(0) { $0 + $1.width * $1.height }) / Double(loaded.pixelCount))]
@@ -126,7 +131,13 @@ extension TesseractLabelReader {
         let engine = try engines.wait(photo.engine, scene: plan.scene)
         let mode = plan.pageSegMode(printHeight: photo.pieces.first?.textHeight)
         let readPiece = { (piece: Piece, engine: TesseractEngine) throws -> PieceReading in
-            try Self.read(piece, with: engine, mode: mode, tryInverted: plan.tryInverted, timeLeft: { remaining().ms })
+            var reading = try Self.read(piece, with: engine, mode: mode, tryInverted: plan.tryInverted,
+                                        timeLeft: { remaining().ms })
+            if plan.retryLines, !reading.cut {
+                reading.words = try Self.retryUnsureLines(reading.words, in: reading.turned ?? piece.image, with: engine,
+                                                          tryInverted: plan.tryInverted, timeLeft: { remaining().ms })
+            }
+            return reading
         }
         var readings: [PieceReading?] = Array(repeating: nil, count: photo.pieces.count)
         if let helper = photo.helper, photo.pieces.count >= 2 {
@@ -163,6 +174,10 @@ extension TesseractLabelReader {
     private static func read(_ piece: Piece, with engine: TesseractEngine, mode: Int32?, tryInverted: Bool,
                              timeLeft: () -> Int) throws -> PieceReading {
         var first = try engine.recognize(piece.image, pageSegMode: mode, budgetMs: timeLeft(), tryInverted: tryInverted)
+        if let upright = try checkQuarterTurn(piece, first, with: engine, mode: mode, tryInverted: tryInverted,
+                                              timeLeft: timeLeft) {
+            return upright
+        }
         var turned: PixImage?
         if ReadingPlan.triesHalfTurn(maybeUpsideDown: piece.maybeUpsideDown, first: first.words, cut: first.timedOut) {
             let image = try piece.image.turned(2)
@@ -224,9 +239,10 @@ extension TesseractLabelReader {
                 continue
             }
             if let turned = reading.turned {
-                piece.map.append(.quarterTurns(2, width: piece.image.width, height: piece.image.height))
+                piece.map.append(.quarterTurns(reading.turns, width: piece.image.width, height: piece.image.height))
                 piece.image = turned
-                if !steps.contains(Self.readBothWaysStep) { steps.append(Self.readBothWaysStep) }
+                let step = reading.turns == 2 ? Self.readBothWaysStep : Self.readAsItCameStep
+                if !steps.contains(step) { steps.append(step) }
             }
             // A reading the deadline stopped is a burst out of time, not a hard photo.
             if reading.cut, remaining().byDeadline { outOfTime = true } else { timedOut = timedOut || reading.cut }
