@@ -110,6 +110,9 @@ import Testing
         (MotionBlur.Streak(dx: 8, dy: 0, depth: 4.9, echo: 0.46), false),   // out of focus: letter pitch (g0612)
         (MotionBlur.Streak(dx: 13, dy: 0, depth: 5.5, echo: 0.43), true),   // a streak along the lines (g0634)
         (MotionBlur.Streak(dx: 40, dy: 20, depth: 9, echo: 0.4), false),    // longer than looked for
+        (MotionBlur.Streak(dx: 8, dy: 0, depth: 9, echo: 0.5), false),      // a heavy JPEG's block grid (g0531)
+        (MotionBlur.Streak(dx: 0, dy: 16, depth: 9, echo: 0.5), false),     // the grid, two blocks (g0534)
+        (MotionBlur.Streak(dx: 0, dy: 15, depth: 9, echo: 0.5), true),      // off the grid: a streak
     ])
     func whatCountsAsAStreak(_ streak: MotionBlur.Streak, _ counts: Bool) {
         #expect(MotionBlur.isStreak(streak) == counts, "\(streak)")
@@ -129,6 +132,16 @@ import Testing
         dot[0] = 1
         fft.transform2D(&dot, &dotIm, inverse: false)
         #expect(dot.allSatisfy { abs($0 - 1) < 1e-5 } && dotIm.allSatisfy { abs($0) < 1e-5 })
+    }
+
+    /// A heavily compressed JPEG label: its 8×8 block grid once measured as a streak and was
+    /// "undone", and the label then read nothing (g0531, g0534 in the gold set's jpeg tier).
+    @Test(arguments: ["g0531.jpg", "g0534.jpg"])
+    func aJPEGBlockGridIsNoStreak(_ name: String) throws {
+        let reader = try TesseractLabelReader()
+        let result = try reader.read(imageAt: Fixtures.packageRoot + "/goldset/synth/" + name)
+        #expect(!result.steps.contains { $0.hasPrefix("undo motion blur") }, "\(result.steps)")
+        #expect(result.meanConfidence > 60, "\(result.meanConfidence)")
     }
 
     /// A small label photo (264×224, print 9 px high) turned 15° is not measured: over so few

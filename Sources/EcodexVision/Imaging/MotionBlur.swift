@@ -52,6 +52,13 @@ enum MotionBlur {
     static func isStreak(_ s: Streak, settings: Settings = .init()) -> Bool {
         s.length >= settings.shortest && s.length <= settings.longest
             && s.depth >= settings.minDepth && s.depth * s.echo >= settings.minScore
+            && !onJPEGGrid(s)
+    }
+
+    /// A dip straight along a row or column at a multiple of 8 pixels is the 8×8 block grid of a
+    /// heavily compressed JPEG, not a streak: undoing it spoils the print.
+    static func onJPEGGrid(_ s: Streak) -> Bool {
+        (s.dx == 0 || s.dy == 0) && (s.dx + s.dy) % 8 == 0
     }
 
     /// The deepest streak-like dip of a gray image (`width`×`height` bytes), whatever its score;
