@@ -124,6 +124,24 @@ import Testing
         print("two 13 MP PNG and two 13 MP TIFF at once: peak \(Int(peak)) MB")
         #expect(peak < 300, "peak \(peak) MB")
     }
+
+    /// A 13 MP TIFF read after two labels whose unsure readings load the other languages'
+    /// engines: its decode used to run beside their recognition and those engines, and the batch
+    /// peaked at 300–355 MB. Now the decode waits for room and lets the idle engines go first.
+    @Test func aLargeDecodeBesideLoadedEnginesStaysUnderTheMemoryBound() throws {
+        let tiff13 = try convert(["-size", "4400x3000", "xc:gray", "-type", "TrueColor", "-depth", "16", "-compress", "lzw"], to: "thirteen.tif")
+        let labels = ["irockel_image-1.jpg", "dart_ingredients_coca_light_de.jpg"].map {
+            ScanBinary.root.appendingPathComponent("goldset/real/" + $0).path
+        }
+        let batch = try scan.run(labels + [tiff13.path, "--format", "json"], timeout: 300,
+                                 wrapper: ["/usr/bin/time", "-f", "%M %U %S"])
+        #expect(batch.status == 0, "\(batch.stderr)")
+        let lines = batch.jsonLines()
+        #expect(lines.count == 3 && lines.allSatisfy { $0["error"] == nil }, "\(batch.stdout.prefix(500))")
+        let peak = try #require(Self.cost(batch)).peakMB
+        print("two multilingual labels and a 13 MP TIFF at once: peak \(Int(peak)) MB")
+        #expect(peak < 300, "peak \(peak) MB")
+    }
 }
 
 /// Valid progressive JPEGs of a flat mid-grey picture, of any size and number of scans, in a

@@ -117,11 +117,11 @@ enum ImageLoader {
         let layout = format == .jpeg ? JPEGLayout.read(fd: fd, stopAfterScans: maxJPEGScans) : nil
         if let layout { try checkCost(of: layout, path: path) }
         checked(width, height)
-        // Photos of a batch are read side by side: two decodes each within the budget must
-        // not run at once when together they are not.
+        // Photos of a batch are read side by side: two decodes (or a decode and another
+        // photo's recognition) each within the budget must not run at once when together they are not.
         let held = decodeBytes(format, width: width, height: height, colour: colour, layout: layout)
-        DecodeBudget.shared.acquire(held)
-        defer { DecodeBudget.shared.release(held) }
+        PhotoMemory.shared.acquire(held)
+        defer { PhotoMemory.shared.release(held, trim: held >= PhotoMemory.trimAbove) }
         let pix: PixImage?
         var orientation: Int?
         switch format {
@@ -197,7 +197,7 @@ enum ImageLoader {
         return nil
     }
 
-    /// Bytes the decode of this image holds at its peak, counted against `DecodeBudget`: a
+    /// Bytes the decode of this image holds at its peak, counted against `PhotoMemory`: a
     /// JPEG's output (and its coefficients when buffered whole), libheif's output and planes
     /// (taken as 2 bytes a pixel; not measured), or a full decode's rows and image.
     static func decodeBytes(_ format: Format, width: Int, height: Int, colour: Bool, layout: JPEGLayout?) -> Int {
@@ -328,38 +328,6 @@ enum KeptGray {
         defer { lock.unlock() }
         guard let i = kept.firstIndex(where: { $0.0 == identity }) else { return nil }
         return kept.remove(at: i).1
-    }
-}
-
-/// The bytes decoders hold in this process at once, kept at most `ImageLoader.maxDecodeBytes`:
-/// a decode waits until the others leave it room (one larger than the whole budget runs alone).
-final class DecodeBudget: @unchecked Sendable {
-    static let shared = DecodeBudget(capacity: ImageLoader.maxDecodeBytes)
-    /// Decodes from this size up return their freed memory to the system.
-    static let trimAbove = 32_000_000
-    let capacity: Int
-    private let condition = NSCondition()
-    private var held = 0
-
-    init(capacity: Int) { self.capacity = capacity }
-
-    func acquire(_ bytes: Int) {
-        let n = min(bytes, capacity)
-        condition.lock()
-        while held + n > capacity { condition.wait() }
-        held += n
-        condition.unlock()
-    }
-
-    /// Gives back `bytes` once the decode freed them. A large decode's rows were freed into its
-    /// thread's malloc arena, where another thread's decode cannot reuse them: hand them back
-    /// to the system first.
-    func release(_ bytes: Int) {
-        if bytes >= Self.trimAbove { _ = ecx_return_freed_memory() }
-        condition.lock()
-        held -= min(bytes, capacity)
-        condition.broadcast()
-        condition.unlock()
     }
 }
 

@@ -130,7 +130,7 @@ final class EngineStart: @unchecked Sendable {
 /// in English and one other language at once, while an all-language engine runs alone. To
 /// make room, idle engines are freed, the least recently used first, before another starts;
 /// a page waits only while the engines in use leave no room.
-final class SharedEngine: @unchecked Sendable {
+final class SharedEngine: @unchecked Sendable, SpareMemory {
     private final class Slot {
         let languages: [String]
         var engine: TesseractEngine?  // nil while it starts
@@ -153,6 +153,7 @@ final class SharedEngine: @unchecked Sendable {
     init(budget: Int, start: @escaping ([String]) throws -> TesseractEngine) {
         self.budget = budget
         self.start = start
+        PhotoMemory.shared.register(self)
     }
 
     /// An engine's weight against the budget: its languages, plus one for what every engine holds.
@@ -214,6 +215,16 @@ final class SharedEngine: @unchecked Sendable {
         slot.busy = false
         condition.broadcast()
         condition.unlock()
+    }
+
+    /// Lets go of the engines nobody is using (a large photo needs the memory); they start
+    /// again when next asked for.
+    func dropIdle() -> Bool {
+        condition.lock(); defer { condition.unlock() }
+        let before = slots.count
+        slots.removeAll { !$0.busy }
+        condition.broadcast()
+        return slots.count < before
     }
 
     /// How many times an engine was started (tests: once for a whole batch of one language).

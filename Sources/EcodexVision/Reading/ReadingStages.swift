@@ -119,13 +119,22 @@ extension TesseractLabelReader {
     }
 
     /// Reads the pieces of a prepared photo as its plan says, stopping at `deadline` (nil: its
-    /// budget alone); every engine it started is waited for before returning.
+    /// budget alone); every engine it started is waited for before returning. A photo of a batch
+    /// waits for room in `PhotoMemory` first; that wait is not taken from its budget.
     func recognize(_ photo: PreparedLabelPhoto, until deadline: UInt64?) throws -> OCRResult {
         defer {
             _ = try? photo.helper?.engine()
             _ = try? photo.engine.engine()
         }
+        let asked = now()
+        return try PhotoMemory.shared.holding(PhotoMemory.recognitionBytes, trim: true) {
+            try recognize(photo, until: deadline, waitedMs: Self.ms(asked, now()))
+        }
+    }
+
+    private func recognize(_ photo: PreparedLabelPhoto, until deadline: UInt64?, waitedMs: Double) throws -> OCRResult {
         var time = TimeLeft(budgetMs: budgetMs, from: photo.preparedAt.uptimeNanoseconds, deadline: deadline)
+        time.waitedMs = waitedMs
         let remaining = { time.at(self.now().uptimeNanoseconds) }
         let plan = photo.plan
         let engine = try engines.wait(photo.engine, scene: plan.scene)
