@@ -94,14 +94,16 @@ final class FakeReader: LabelReader {
     }
 
     /// A photo whose list could not be read never heads its result like a clean label: the
-    /// status says how much was read, and the headline says it in words.
+    /// status says how much was read, by the rule that asks for a rescan, and the headline says it in words.
     @Test(arguments: [
         ("", 90.0, false, ReadStatus.unreadable, "the ingredients could not be read"),
         ("water salt", 30, false, .unreadable, "the ingredients could not be read"),
         ("Sugar, E330", 30, false, .partlyRead, "read only in part: 0 red, 0 yellow, 1 green"),
         ("Sugar, E330", 90, true, .partlyRead, "read only in part: 0 red, 0 yellow, 1 green"),
         ("Sugar, E330", 90, false, .read, "0 red, 0 yellow, 1 green"),
-        ("Sugar, salt", 90, false, .read, "no additives found"),
+        ("Ingredients: sugar, wheat flour, salt", 90, false, .read, "no additives found"),
+        // Two list words and nothing found: likely incomplete, so a rescan is asked and the status agrees.
+        ("Sugar, salt", 90, false, .unreadable, "the ingredients could not be read"),
     ] as [(String, Double, Bool, ReadStatus, String)])
     func aPhotoSaysHowMuchOfTheListWasRead(_ text: String, _ confidence: Double, _ cut: Bool, _ status: ReadStatus, _ headline: String) throws {
         let pipeline = try ScanPipeline(catalog: TestRecords.catalog, reader: FakeReader(text, confidence: confidence, timedOut: cut))
@@ -112,6 +114,9 @@ final class FakeReader: LabelReader {
         #expect(HTMLRenderer.render([r]).contains(">label.jpg: \(headline)</h1>"))
         let json = try JSONSerialization.jsonObject(with: Data(JSONRenderer.render(r).utf8)) as? [String: Any]
         #expect(json?["status"] as? String == status.rawValue)
+        let causes: Set = ["hard-to-read", "print-too-small", "blurred", "glare", "curved-text", "too-dark"]
+        let prompted = r.warnings.contains { causes.contains($0.code) }
+        #expect(prompted == (status != .read && !cut), "\(r.warnings.map(\.code))")
     }
 
     @Test func typedTextIsRead() throws {

@@ -131,6 +131,7 @@ public struct Summary: Codable, Sendable, Equatable {
 
 public struct OCRSummary: Codable, Sendable, Equatable {
     public var meanConfidence: Double
+    /// The reading is likely incomplete (`RescanAdvice.likelyIncomplete`): the same decision as the rescan prompt.
     public var lowConfidence: Bool
     public var tokens: Int
     /// The text as read, lines kept, words read with low confidence marked `⟨like this⟩`,

@@ -8,8 +8,6 @@ import Darwin
 public struct ScanOptions: Sendable {
     /// Whose rules and preferences to apply. Default: EU, no diets, no sensitivities.
     public var preferences: Preferences = Preferences()
-    /// Mean OCR word confidence (0...100) below which the result carries a rescan prompt. Default 60.
-    public var lowConfidenceThreshold: Double = 60
     /// Regions to compare side by side (`--compare EU,US`). Default: none.
     public var compareRegions: [Region] = []
     /// Wall time a burst spends reading the frames after its first (`scan burst --time-limit`);
@@ -20,9 +18,8 @@ public struct ScanOptions: Sendable {
     public static let defaultBurstSeconds = 2.5
     /// The day whose rules apply (`--as-of`); nil: today.
     public var asOf: CalendarDay?
-    public init(preferences: Preferences = Preferences(), lowConfidenceThreshold: Double = 60, compareRegions: [Region] = []) {
+    public init(preferences: Preferences = Preferences(), compareRegions: [Region] = []) {
         self.preferences = preferences
-        self.lowConfidenceThreshold = lowConfidenceThreshold
         self.compareRegions = compareRegions
     }
 }
@@ -117,12 +114,13 @@ public final class ScanPipeline {
         report.preprocessing = ocr.steps
         report.timingsMs.preprocess = ocr.preprocessMs
         report.timingsMs.ocr = ocr.ocrMs
-        let low = isUnsure(ocr, options)
+        let evidence = RescanAdvice.Evidence(ocr, found: report.additives.count)
+        let low = RescanAdvice.likelyIncomplete(evidence)
         report.ocr = OCRSummary(ocr, lowConfidence: low)
         if let preview = ocr.preview {
             report.photo = PhotoView.make(preview: preview, words: ocr.words, findings: report.additives)
         }
-        if let prompt = RescanAdvice.prompt(RescanAdvice.Evidence(ocr, found: report.additives.count)) {
+        if let prompt = RescanAdvice.prompt(evidence) {
             report.warnings.insert(prompt, at: 0)
         }
         if ocr.timedOut {
@@ -139,7 +137,8 @@ public final class ScanPipeline {
         return report
     }
 
-    /// How much of a photo's list was read: nothing sure and nothing found is unreadable.
+    /// How much of a photo's list was read: a reading likely incomplete (`RescanAdvice`) that
+    /// found nothing is unreadable; one that found something, or was cut short, partly read.
     static func status(unsure: Bool, cutShort: Bool, found: Bool) -> ReadStatus {
         if unsure && !found { return .unreadable }
         return unsure || cutShort ? .partlyRead : .read
@@ -191,7 +190,7 @@ public final class ScanPipeline {
         report.timingsMs.preprocess = readings.map(\.ocr.preprocessMs).reduce(0, +)
         report.timingsMs.ocr = readings.map(\.ocr.ocrMs).reduce(0, +)
         report.preprocessing = best.ocr.steps
-        let low = isUnsure(best.ocr, options)
+        let low = RescanAdvice.likelyIncomplete(RescanAdvice.Evidence(best.ocr, found: report.additives.count))
         report.ocr = OCRSummary(best.ocr, lowConfidence: low)
         report.ocr?.frames = readings.count
         report.ocr?.frame = paths[best.frame]
@@ -221,11 +220,6 @@ public final class ScanPipeline {
         report.status = Self.status(unsure: low, cutShort: best.ocr.timedOut, found: !report.additives.isEmpty)
         report.timingsMs.total = Clock.since(start)
         return report
-    }
-
-    /// A reading too unsure to trust without a rescan prompt: no words, or a low mean confidence.
-    private func isUnsure(_ ocr: OCRResult, _ options: ScanOptions) -> Bool {
-        ocr.words.isEmpty || ocr.meanConfidence < options.lowConfidenceThreshold
     }
 
     /// When OCR gave too little, looks for a product barcode in the same photo and
