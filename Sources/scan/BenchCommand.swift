@@ -114,7 +114,8 @@ struct BenchCommand: ParsableCommand {
         let scanner: ScanPipeline
         do {
             let store = try Wiring.openStore(dataDir: dataDir ?? scratchStore)
-            let reader = try TesseractLabelReader(languages: ocrLang.map { $0.split(separator: "+").map(String.init) })
+            let reader = try TesseractLabelReader(languages: ocrLang.map { $0.split(separator: "+").map(String.init) },
+                                                  budgetMs: Wiring.ocrBudgetMs)
             reader.parallelism = workers
             scanner = try ScanPipeline(catalog: store, reader: reader)
         } catch {

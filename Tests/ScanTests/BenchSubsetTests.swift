@@ -43,6 +43,21 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("bench.html").path))
     }
 
+    /// The bench reads with the recognition limit `scan` uses (`ECODEX_OCR_SECONDS`), so a
+    /// measurement can read every photo in full on a busy machine: with a 1 ms limit nothing is read.
+    @Test func theBenchKeepsTheRecognitionLimitOfScan() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("ecodex-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let run = try ScanBinary().run(["bench", ScanBinary.path("goldset"), "--conditions", "clean", "--limit", "2",
+                                        "--no-baseline", "--no-render", "--no-real-dev", "--out", out.path],
+                                       environment: ["ECODEX_OCR_SECONDS": "0.001"], timeout: 180)
+        #expect(run.status == 0, "\(run.stderr)")
+        let data = try Data(contentsOf: out.appendingPathComponent("bench.json"))
+        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let moderate = try #require((json["ecodex"] as? [String: Any])?["moderate"] as? [String: Any])
+        #expect(ratio(moderate["codes"], .recall) == 0, "\(moderate)")
+    }
+
     @Test func badOptionsAreUsageErrors() throws {
         let run = try ScanBinary().run(["bench", ScanBinary.path("goldset"), "--limit", "0"])
         #expect(run.status == 64)
