@@ -55,6 +55,9 @@ public final class TesseractLabelReader: LabelReader {
     let budgetMs: Int
     /// The clock a photo's budget is measured on; tests may replace it.
     var now: () -> DispatchTime = { DispatchTime.now() }
+    /// The memory budget its recognitions count against, and that may let its idle retry engines
+    /// go for a large decode (`PhotoMemory`); tests that count engine starts give a reader its own.
+    var memory: PhotoMemory = .shared
 
     /// Starts Tesseract for `languages` (nil: the installed label languages
     /// among eng, deu, fra, spa, ita, nld) from `dataPath` (nil:
@@ -188,7 +191,7 @@ public final class TesseractLabelReader: LabelReader {
                 sharing: retryEngine) else { break }
             twins.append(twin)
         }
-        for twin in twins { twin.keepsPreview = keepsPreview; twin.now = now }
+        for twin in twins { twin.keepsPreview = keepsPreview; twin.now = now; twin.memory = memory }
         return [self] + twins.prefix(workers - 1)
     }
 

@@ -7,16 +7,16 @@ import Foundation
 /// past the 300 MB a process may use (docs/reliability.md "Fuzzing").
 ///
 /// Nobody may wait for room while holding some: a decode and a recognition never nest.
-/// Engines are not counted (`SharedEngine` has its own budget), but a large holder first asks
+/// Engines are not counted (`SharedEngine` has its own budget), but a large decode first asks
 /// the idle ones to go (`spare`): a large decode beside idle engines with every language loaded
-/// was what went over.
+/// was what went over. A recognition keeps them: the next photo needs them.
 final class PhotoMemory: @unchecked Sendable {
     static let shared = PhotoMemory(capacity: ImageLoader.maxDecodeBytes)
     /// What one recognition counts: Tesseract's page images, its line crops and the retry's
     /// working memory. Two recognitions and a decode of up to a third of the budget fit together;
     /// a larger decode waits for a recognition to end, and a recognition for it.
     static let recognitionBytes = 40_000_000
-    /// Holders from this size up return their freed memory to the system when they end.
+    /// Decodes from this size up let idle engines go first and return their freed memory to the system.
     static let trimAbove = 32_000_000
     let capacity: Int
     private let condition = NSCondition()
@@ -27,8 +27,8 @@ final class PhotoMemory: @unchecked Sendable {
 
     init(capacity: Int) { self.capacity = capacity }
 
-    /// Holds `bytes` once the others leave room; from `trimAbove` up, idle engines are let go first.
-    func acquire(_ bytes: Int) {
+    /// Holds `bytes` once the others leave room; with `freeingIdle`, idle engines are let go first.
+    func acquire(_ bytes: Int, freeingIdle: Bool = false) {
         let n = min(bytes, capacity)
         condition.lock()
         while held + n > capacity {
@@ -37,7 +37,7 @@ final class PhotoMemory: @unchecked Sendable {
         }
         held += n
         spare.removeAll { $0.holder == nil }
-        let holders = bytes >= Self.trimAbove ? spare.compactMap(\.holder) : []
+        let holders = freeingIdle ? spare.compactMap(\.holder) : []
         condition.unlock()
         guard !holders.isEmpty else { return }
         var freed = false
@@ -45,9 +45,10 @@ final class PhotoMemory: @unchecked Sendable {
         if freed { VisionLibraries.returnFreedMemory() }
     }
 
-    /// Registers memory that can be let go while nobody uses it (held weakly).
+    /// Registers memory that can be let go while nobody uses it (held weakly; once per holder).
     func register(_ holder: any SpareMemory) {
         condition.lock(); defer { condition.unlock() }
+        guard !spare.contains(where: { $0.holder === holder }) else { return }
         spare.append(Weak(holder: holder))
     }
 
@@ -61,7 +62,7 @@ final class PhotoMemory: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Runs `body` holding `bytes`, trimming after it as `release` does.
+    /// Runs `body` holding `bytes` (its idle engines kept), trimming after it as `release` does.
     func holding<T>(_ bytes: Int, trim: Bool, _ body: () throws -> T) rethrows -> T {
         acquire(bytes)
         defer { release(bytes, trim: trim) }

@@ -120,7 +120,7 @@ enum ImageLoader {
         // Photos of a batch are read side by side: two decodes (or a decode and another
         // photo's recognition) each within the budget must not run at once when together they are not.
         let held = decodeBytes(format, width: width, height: height, colour: colour, layout: layout)
-        PhotoMemory.shared.acquire(held)
+        PhotoMemory.shared.acquire(held, freeingIdle: held >= PhotoMemory.trimAbove)
         defer { PhotoMemory.shared.release(held, trim: held >= PhotoMemory.trimAbove) }
         let pix: PixImage?
         var orientation: Int?

@@ -153,7 +153,6 @@ final class SharedEngine: @unchecked Sendable, SpareMemory {
     init(budget: Int, start: @escaping ([String]) throws -> TesseractEngine) {
         self.budget = budget
         self.start = start
-        PhotoMemory.shared.register(self)
     }
 
     /// An engine's weight against the budget: its languages, plus one for what every engine holds.

@@ -127,7 +127,8 @@ extension TesseractLabelReader {
             _ = try? photo.engine.engine()
         }
         let asked = now()
-        return try PhotoMemory.shared.holding(PhotoMemory.recognitionBytes, trim: true) {
+        memory.register(retryEngine)
+        return try memory.holding(PhotoMemory.recognitionBytes, trim: true) {
             try recognize(photo, until: deadline, waitedMs: Self.ms(asked, now()))
         }
     }
