@@ -24,11 +24,18 @@ import Testing
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ecodex-debug-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let run = try scan.run([ScanBinary.path("samples/candy-label.jpg"), "--format", "json"],
-                               environment: ["ECODEX_DEBUG_DIR": dir.path])
+        // A second photo named alike in another folder keeps its own files.
+        let other = dir.appendingPathComponent("other")
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: ScanBinary.path("samples/carmine-label.jpg"),
+                                         toPath: other.appendingPathComponent("candy-label.jpg").path)
+        let run = try scan.run([ScanBinary.path("samples/candy-label.jpg"), other.appendingPathComponent("candy-label.jpg").path,
+                                "--format", "json"], environment: ["ECODEX_DEBUG_DIR": dir.path])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("candy-label-0.png").path))
-        let tsv = try String(contentsOf: dir.appendingPathComponent("candy-label-words.tsv"), encoding: .utf8)
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("samples-candy-label-0.png").path))
+        let otherWords = try String(contentsOf: dir.appendingPathComponent("other-candy-label-words.tsv"), encoding: .utf8)
+        #expect(!otherWords.contains("E102"), "the carmine label's words: \(otherWords)")
+        let tsv = try String(contentsOf: dir.appendingPathComponent("samples-candy-label-words.tsv"), encoding: .utf8)
         let rows = tsv.split(separator: "\n").map { $0.split(separator: "\t", maxSplits: 2).map(String.init) }
         #expect(rows.count > 10 && rows.allSatisfy { $0.count == 3 && Int($0[0]) != nil && Int($0[1]) != nil })
         // The sample's `E102` is read surely; the words come in reading order, lines never going back.

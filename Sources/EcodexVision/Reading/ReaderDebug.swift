@@ -3,7 +3,8 @@ import Foundation
 
 /// Debug dumps of a reading, written only when `ECODEX_DEBUG_DIR` names a folder: the blocks
 /// found in the photo, each piece as Tesseract sees it, and every word as read. Files are named
-/// after the photo (`NAME-blocks.png`, `NAME-0.png`, `NAME-words.tsv`); a write that fails is skipped.
+/// after the photo and its folder (`FOLDER-NAME-blocks.png`, `-0.png`, `-words.tsv`), so frames
+/// named alike in different folders (`07429/a.jpg`, `07430/a.jpg`) keep their own; a write that fails is skipped.
 enum ReaderDebug {
     /// The folder to write to, or nil (the usual case): no dumps.
     static var folder: String? {
@@ -27,8 +28,9 @@ enum ReaderDebug {
         try? (rows + "\n").write(toFile: file(dir, path, "words.tsv"), atomically: true, encoding: .utf8)
     }
 
-    private static func file(_ dir: String, _ photo: String, _ suffix: String) -> String {
-        let stem = URL(fileURLWithPath: photo).deletingPathExtension().lastPathComponent
-        return URL(fileURLWithPath: dir).appendingPathComponent("\(stem)-\(suffix)").path
+    static func file(_ dir: String, _ photo: String, _ suffix: String) -> String {
+        let url = URL(fileURLWithPath: photo)
+        let name = url.deletingLastPathComponent().lastPathComponent + "-" + url.deletingPathExtension().lastPathComponent
+        return URL(fileURLWithPath: dir).appendingPathComponent("\(name)-\(suffix)").path
     }
 }
