@@ -35,8 +35,10 @@ import Testing
         #expect(!before.reasons.contains("Not allowed in food in the EU."), "\(before.reasons)")
         #expect(before.reasons.contains("Allowed until 7 Aug 2022; then revoked."), "\(before.reasons)")
         let after = try card("E171", "EU", asOf: "2026-11-27")
-        #expect(after.badge == "red")
         #expect(after.reasons.contains("Not allowed in food in the EU."))
+        // Its transition dates are not yet read in the Commission's own text: not yet a confident red.
+        #expect(after.badge == "yellow" && after.reasons.contains("This rule is not yet checked against the European Commission’s own text."),
+                "\(after.badge) \(after.reasons)")
     }
 
     @Test func brominatedVegetableOilBeforeAndAfterItsRevocation() throws {
