@@ -91,6 +91,46 @@ enum CaptureMeasure {
             let steepest = min(GrayStats(histogram: across).percentile(0.98), GrayStats(histogram: down).percentile(0.98))
             return contrast >= 24 && steepest > 0 ? contrast / Double(steepest) : nil
         }
+
+        /// The same edge width, across and down, taken only at the steps between neighbours on either side
+        /// of the ink/paper split (their median): blank paper round the print does not dilute it as it
+        /// dilutes the 98th percentile, so sharp print with wide margins measures sharp. Steps of edges
+        /// wider than `widest` pixels are shading crossing the split, not ink. `bytes` are those sampled.
+        func edgeWidthAtInk(_ bytes: [UInt8], width w: Int, height h: Int, widest: Double) -> (across: Double, down: Double)? {
+            let otsu = GrayStats(histogram: histogram).otsu
+            let contrast = otsu.lightMean - otsu.darkMean
+            guard contrast >= 24, widest > 0, bytes.count == w * h, w >= 2, h >= 2 else { return nil }
+            let split = otsu.threshold, rowStep = max(1, (w * h) / maxPixels)
+            let least = Int((contrast / widest).rounded(.up))
+            var across = [Int](repeating: 0, count: 256), down = [Int](repeating: 0, count: 256)
+            bytes.withUnsafeBufferPointer { px in
+                var y = 0
+                while y < h - 1 {
+                    let row = y * w
+                    for x in 0..<(w - 1) {
+                        let v = Int(px[row + x]), right = Int(px[row + x + 1]), below = Int(px[row + w + x])
+                        if (v < split) != (right < split), abs(right - v) >= least { across[abs(right - v)] += 1 }
+                        if (v < split) != (below < split), abs(below - v) >= least { down[abs(below - v)] += 1 }
+                    }
+                    y += rowStep
+                }
+            }
+            guard let a = Self.median(across), let d = Self.median(down) else { return nil }
+            return (contrast / a, contrast / d)
+        }
+
+        /// The median of a histogram of steps, interpolated within its bin; nil when too few to trust.
+        static func median(_ histogram: [Int]) -> Double? {
+            let total = histogram.reduce(0, +)
+            guard total >= 64 else { return nil }
+            let half = Double(total) / 2
+            var seen = 0
+            for (v, c) in histogram.enumerated() where c > 0 {
+                if Double(seen + c) >= half { return max(0.5, Double(v) - 0.5 + (half - Double(seen)) / Double(c)) }
+                seen += c
+            }
+            return nil
+        }
     }
 
     /// The median bow of the lines of at least four sure words, in print heights; nil with none.
