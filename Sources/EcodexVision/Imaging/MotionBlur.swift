@@ -40,6 +40,9 @@ enum MotionBlur {
         /// out of focus echoes at its letter pitch too, but its dip stays shallower.
         var minDepth = 5.3
         var minScore = 1.1
+        /// On a heavy JPEG's block grid (`onJPEGGrid`) a streak must score at least this: the grid's
+        /// own dips score up to about 1.5, a streak along a row or column of 8 px about 2.6.
+        var minGridScore = 2.0
         /// Wiener's noise-to-signal ratio: higher keeps more blur, lower rings more.
         var noiseToSignal: Float = 0.02
         /// Deconvolution works on tiles of `deblurTile` pixels, of which `margin` on each side is
@@ -52,11 +55,11 @@ enum MotionBlur {
     static func isStreak(_ s: Streak, settings: Settings = .init()) -> Bool {
         s.length >= settings.shortest && s.length <= settings.longest
             && s.depth >= settings.minDepth && s.depth * s.echo >= settings.minScore
-            && !onJPEGGrid(s)
+            && (!onJPEGGrid(s) || s.depth * s.echo >= settings.minGridScore)
     }
 
-    /// A dip straight along a row or column at a multiple of 8 pixels is the 8×8 block grid of a
-    /// heavily compressed JPEG, not a streak: undoing it spoils the print.
+    /// A dip straight along a row or column at a multiple of 8 pixels may be the 8×8 block grid of a
+    /// heavily compressed JPEG rather than a streak: undoing that spoils the print.
     static func onJPEGGrid(_ s: Streak) -> Bool {
         (s.dx == 0 || s.dy == 0) && (s.dx + s.dy) % 8 == 0
     }
