@@ -35,42 +35,102 @@ enum CaptureMeasure {
         guard x1 - x0 >= 8, y1 - y0 >= 8,
               let region = try? photo.cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0),
               let gray = try? (region.depth == 8 ? region : region.gray()) else { return nil }
-        let bytes = gray.grayBytes()
-        let w = gray.width, h = gray.height
-        guard bytes.count == w * h, w >= 2, h >= 2 else { return nil }
-        // Whole rows are kept (neighbour differences need them); rows are skipped on big regions.
-        let rowStep = max(1, (w * h) / maxPixels)
+        guard let sample = EdgeSample(gray.grayBytes(), width: gray.width, height: gray.height) else { return nil }
+        let stats = GrayStats(histogram: sample.histogram)
+        // The paper: the gray under which 40 % of the region lies (ink is a smaller share).
+        let glareFrom = max(blownOut, stats.percentile(0.4) + overPaper)
+        let blown = glareFrom > 255 ? 0 : sample.histogram[glareFrom...].reduce(0, +)
+        var quality = CaptureQuality(brightness: Double(sample.sum) / Double(sample.count),
+                                     glare: Double(blown) / Double(sample.count))
+        if let printHeight, let width = sample.edgeWidth { quality.blur = blurShare(edgeWidth: width, printHeight: printHeight) }
+        if let printHeight, printHeight > 0 { quality.curve = bow(of: words, printHeight: printHeight) }
+        return quality
+    }
+
+    /// An edge `edgeWidth` pixels wide on print `printHeight` high, as a share of that height (at most 1).
+    static func blurShare(edgeWidth: Double, printHeight: Double) -> Double? {
+        printHeight > 0 ? min(edgeWidth, printHeight) / printHeight : nil
+    }
+
+    /// The gray histogram and the neighbour steps (across and down) of a gray image, whole rows
+    /// kept and rows skipped so that at most about `maxPixels` are visited.
+    struct EdgeSample {
         var histogram = [Int](repeating: 0, count: 256)
         var across = [Int](repeating: 0, count: 256), down = [Int](repeating: 0, count: 256)
         var sum = 0, count = 0
-        bytes.withUnsafeBufferPointer { px in
-            var y = 0
-            while y < h - 1 {
-                let row = y * w
-                for x in 0..<(w - 1) {
-                    let v = Int(px[row + x])
-                    histogram[v] += 1
-                    sum += v
-                    count += 1
-                    across[abs(Int(px[row + x + 1]) - v)] += 1
-                    down[abs(Int(px[row + w + x]) - v)] += 1
+
+        init?(_ bytes: [UInt8], width w: Int, height h: Int) {
+            guard bytes.count == w * h, w >= 2, h >= 2 else { return nil }
+            let rowStep = max(1, (w * h) / maxPixels)
+            var histogram = self.histogram, across = self.across, down = self.down
+            var sum = 0, count = 0
+            bytes.withUnsafeBufferPointer { px in
+                var y = 0
+                while y < h - 1 {
+                    let row = y * w
+                    for x in 0..<(w - 1) {
+                        let v = Int(px[row + x])
+                        histogram[v] += 1
+                        sum += v
+                        count += 1
+                        across[abs(Int(px[row + x + 1]) - v)] += 1
+                        down[abs(Int(px[row + w + x]) - v)] += 1
+                    }
+                    y += rowStep
                 }
-                y += rowStep
             }
+            guard count > 0 else { return nil }
+            (self.histogram, self.across, self.down, self.sum, self.count) = (histogram, across, down, sum, count)
         }
-        guard count > 0 else { return nil }
-        let stats = GrayStats(histogram: histogram)
-        // The paper: the gray under which 40 % of the region lies (ink is a smaller share).
-        let glareFrom = max(blownOut, stats.percentile(0.4) + overPaper)
-        let blown = glareFrom > 255 ? 0 : histogram[glareFrom...].reduce(0, +)
-        var quality = CaptureQuality(brightness: Double(sum) / Double(count), glare: Double(blown) / Double(count))
-        let contrast = stats.otsu.lightMean - stats.otsu.darkMean
-        let steepest = min(GrayStats(histogram: across).percentile(0.98), GrayStats(histogram: down).percentile(0.98))
-        if let printHeight, printHeight > 0, contrast >= 24, steepest > 0 {
-            quality.blur = min(contrast / Double(steepest), printHeight) / printHeight
+
+        /// How many pixels an ink edge takes to rise (see `CaptureMeasure`), nil when ink and paper
+        /// differ too little to tell; steps across and down apart, the blurrier kept.
+        var edgeWidth: Double? {
+            let otsu = GrayStats(histogram: histogram).otsu
+            let contrast = otsu.lightMean - otsu.darkMean
+            let steepest = min(GrayStats(histogram: across).percentile(0.98), GrayStats(histogram: down).percentile(0.98))
+            return contrast >= 24 && steepest > 0 ? contrast / Double(steepest) : nil
         }
-        if let printHeight, printHeight > 0 { quality.curve = bow(of: words, printHeight: printHeight) }
-        return quality
+
+        /// The same edge width, across and down, taken only at the steps between neighbours on either side
+        /// of the ink/paper split (their median): blank paper round the print does not dilute it as it
+        /// dilutes the 98th percentile, so sharp print with wide margins measures sharp. Steps of edges
+        /// wider than `widest` pixels are shading crossing the split, not ink. `bytes` are those sampled.
+        func edgeWidthAtInk(_ bytes: [UInt8], width w: Int, height h: Int, widest: Double) -> (across: Double, down: Double)? {
+            let otsu = GrayStats(histogram: histogram).otsu
+            let contrast = otsu.lightMean - otsu.darkMean
+            guard contrast >= 24, widest > 0, bytes.count == w * h, w >= 2, h >= 2 else { return nil }
+            let split = otsu.threshold, rowStep = max(1, (w * h) / maxPixels)
+            let least = Int((contrast / widest).rounded(.up))
+            var across = [Int](repeating: 0, count: 256), down = [Int](repeating: 0, count: 256)
+            bytes.withUnsafeBufferPointer { px in
+                var y = 0
+                while y < h - 1 {
+                    let row = y * w
+                    for x in 0..<(w - 1) {
+                        let v = Int(px[row + x]), right = Int(px[row + x + 1]), below = Int(px[row + w + x])
+                        if (v < split) != (right < split), abs(right - v) >= least { across[abs(right - v)] += 1 }
+                        if (v < split) != (below < split), abs(below - v) >= least { down[abs(below - v)] += 1 }
+                    }
+                    y += rowStep
+                }
+            }
+            guard let a = Self.median(across), let d = Self.median(down) else { return nil }
+            return (contrast / a, contrast / d)
+        }
+
+        /// The median of a histogram of steps, interpolated within its bin; nil when too few to trust.
+        static func median(_ histogram: [Int]) -> Double? {
+            let total = histogram.reduce(0, +)
+            guard total >= 64 else { return nil }
+            let half = Double(total) / 2
+            var seen = 0
+            for (v, c) in histogram.enumerated() where c > 0 {
+                if Double(seen + c) >= half { return max(0.5, Double(v) - 0.5 + (half - Double(seen)) / Double(c)) }
+                seen += c
+            }
+            return nil
+        }
     }
 
     /// The median bow of the lines of at least four sure words, in print heights; nil with none.

@@ -40,6 +40,9 @@ enum MotionBlur {
         /// out of focus echoes at its letter pitch too, but its dip stays shallower.
         var minDepth = 5.3
         var minScore = 1.1
+        /// On a heavy JPEG's block grid (`onJPEGGrid`) a streak must score at least this: the grid's
+        /// own dips score up to about 1.5, a streak along a row or column of 8 px about 2.6.
+        var minGridScore = 2.0
         /// Wiener's noise-to-signal ratio: higher keeps more blur, lower rings more.
         var noiseToSignal: Float = 0.02
         /// Deconvolution works on tiles of `deblurTile` pixels, of which `margin` on each side is
@@ -52,11 +55,11 @@ enum MotionBlur {
     static func isStreak(_ s: Streak, settings: Settings = .init()) -> Bool {
         s.length >= settings.shortest && s.length <= settings.longest
             && s.depth >= settings.minDepth && s.depth * s.echo >= settings.minScore
-            && !onJPEGGrid(s)
+            && (!onJPEGGrid(s) || s.depth * s.echo >= settings.minGridScore)
     }
 
-    /// A dip straight along a row or column at a multiple of 8 pixels is the 8×8 block grid of a
-    /// heavily compressed JPEG, not a streak: undoing it spoils the print.
+    /// A dip straight along a row or column at a multiple of 8 pixels may be the 8×8 block grid of a
+    /// heavily compressed JPEG rather than a streak: undoing that spoils the print.
     static func onJPEGGrid(_ s: Streak) -> Bool {
         (s.dx == 0 || s.dy == 0) && (s.dx + s.dy) % 8 == 0
     }
@@ -173,35 +176,9 @@ enum MotionBlur {
     /// direction centred on each pixel (so nothing moves), tile by tile.
     static func deblurred(_ bytes: [UInt8], width: Int, height: Int, streak: Streak,
                           settings: Settings = .init()) -> [UInt8] {
-        let margin = settings.margin
-        var n = 256
-        while n < min(settings.deblurTile, max(width, height) + 2 * margin) { n *= 2 }
-        let core = n - 2 * margin
-        let fft = FFT(size: n)
-        let filter = wienerFilter(streak, fft: fft, noiseToSignal: settings.noiseToSignal)
-        var out = [UInt8](repeating: 0, count: width * height)
-        var re = [Float](repeating: 0, count: n * n), im = re
-        for ty in stride(from: 0, to: height, by: core) {
-            for tx in stride(from: 0, to: width, by: core) {
-                for j in 0..<n {
-                    let row = reflect(ty - margin + j, height) * width
-                    for i in 0..<n { re[j * n + i] = Float(bytes[row + reflect(tx - margin + i, width)]); im[j * n + i] = 0 }
-                }
-                fft.transform2D(&re, &im, inverse: false)
-                for k in 0..<(n * n) {
-                    let (a, b) = (re[k], im[k]), (c, d) = (filter.re[k], filter.im[k])
-                    re[k] = a * c - b * d; im[k] = a * d + b * c
-                }
-                fft.transform2D(&re, &im, inverse: true)
-                for y in ty..<min(height, ty + core) {
-                    for x in tx..<min(width, tx + core) {
-                        let v = re[(y - ty + margin) * n + (x - tx + margin)]
-                        out[y * width + x] = UInt8(max(0, min(255, v.rounded())))
-                    }
-                }
-            }
+        Wiener.deconvolved(bytes, width: width, height: height, tile: settings.deblurTile, margin: settings.margin) {
+            wienerFilter(streak, fft: $0, noiseToSignal: settings.noiseToSignal)
         }
-        return out
     }
 
     /// conj(H) / (|H|² + k) for the streak's line spread H on an `fft.size` tile; 1 at zero frequency.

@@ -34,6 +34,8 @@ struct PreprocessOptions: Sendable {
     var straightenCurves = true
     /// Undo a straight motion streak when one is measured (`MotionBlur`).
     var deblurMotion = true
+    /// Undo print out of focus when its edges measure wide against its height (`Defocus`).
+    var deblurDefocus = true
     /// Smooth sensor grain out of dark, noisy photos.
     var denoise = true
     /// Grain (mean change a 3×3 median makes) relative to ink/paper contrast above which we smooth.
@@ -95,9 +97,12 @@ enum Preprocessor {
         steps.append(grayStep)
 
         // Before the grain step: a median or smoothing would blur the streak out of shape.
+        // Not sharpened for defocus after either: a streak is undone already, and grain would be amplified.
+        var streakOrGrain = false
         if options.deblurMotion, let (sharp, step) = try deblurred(pix) {
             pix = sharp
             steps.append(step)
+            streakOrGrain = true
         }
 
         if options.denoise, let (clean, ratio) = try denoised(pix, threshold: options.grainThreshold) {
@@ -108,6 +113,7 @@ enum Preprocessor {
             let heavy = try denoised(pix, threshold: options.grainThreshold / 2) != nil
             if heavy { pix = try smoothedGrain(gray) }
             steps.append(String(format: "denoise (grain %.2f of contrast, %@)", ratio, heavy ? "smoothed" : "median"))
+            streakOrGrain = true
         }
 
         var stats = GrayStats(pix.grayBytes(), step: max(1, pix.pixelCount / 250_000))
@@ -120,6 +126,12 @@ enum Preprocessor {
         }
 
         var textHeight = medianTextHeight(pix, threshold: split.threshold)
+        // At the photo's own scale, before resampling spreads the blur.
+        if options.deblurDefocus, !streakOrGrain, let height = textHeight,
+           let (sharp, step) = try refocused(pix, textHeight: height) {
+            pix = sharp
+            steps.append(step)
+        }
         let sourceTextHeight = textHeight.map { $0 * Double(input.width) / Double(pix.width) }
         if options.rescale, let height = textHeight {
             var s = options.targetTextHeight / height
@@ -226,6 +238,18 @@ enum Preprocessor {
         let sharp = MotionBlur.deblurred(bytes, width: gray.width, height: gray.height, streak: streak)
         return (try PixImage.gray(sharp, width: gray.width, height: gray.height),
                 String(format: "undo motion blur (%.0f px at %.0f°)", streak.length, streak.degrees))
+    }
+
+    /// The gray image with print out of focus sharpened, and the step listed; nil when its edges
+    /// measure as steep as sharp print's (`Defocus`).
+    static func refocused(_ gray: PixImage, textHeight: Double) throws -> (PixImage, String)? {
+        let bytes = gray.grayBytes()
+        guard let measure = Defocus.measure(bytes, width: gray.width, height: gray.height, textHeight: textHeight),
+              Defocus.isDefocused(measure) else { return nil }
+        let sigma = Defocus.sigma(measure)
+        let sharp = Defocus.deblurred(bytes, width: gray.width, height: gray.height, sigma: sigma)
+        return (try PixImage.gray(sharp, width: gray.width, height: gray.height),
+                String(format: "undo defocus (blur %.1f px, edges %.2f of the print height)", sigma, measure.share))
     }
 
     /// Heavy grain averaged out: three passes of a 3×3 box filter (close to a Gaussian of σ 1.4 px).
