@@ -25,22 +25,30 @@ import Testing
         memory.release(PhotoMemory.trimAbove)
     }
 
-    @Test func aHolderWaitsUntilTheOthersLeaveRoom() async {
+    /// A holder waits while the others leave too little room, and goes on once they leave; one
+    /// larger than the whole budget runs alone. (A generous guard, not a time bound: without the
+    /// wait the signal never comes and the test fails instead of hanging.)
+    @Test func aHolderWaitsUntilTheOthersLeaveRoom() {
         let memory = PhotoMemory(capacity: 100)
         let waiting = DispatchSemaphore(value: 0)
         memory.onWait = { waiting.signal() }
         memory.acquire(60)
-        let done = DispatchSemaphore(value: 0)
+        let second = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             memory.acquire(60)  // 120 > 100: waits for the first
+            second.signal()
             memory.release(60)
-            done.signal()
         }
-        waiting.wait()  // it is waiting now; it cannot finish before the release below
+        #expect(waiting.wait(timeout: .now() + 120) == .success, "the second holder never waited")
+        #expect(second.wait(timeout: .now()) == .timedOut, "the second holder went on without room")
         memory.release(60)
-        done.wait()
-        // One larger than the whole budget runs alone rather than never.
-        memory.acquire(500)
-        memory.release(500)
+        #expect(second.wait(timeout: .now() + 120) == .success, "the second holder never went on")
+        let alone = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            memory.acquire(500)
+            memory.release(500)
+            alone.signal()
+        }
+        #expect(alone.wait(timeout: .now() + 120) == .success, "a holder larger than the budget never ran")
     }
 }
