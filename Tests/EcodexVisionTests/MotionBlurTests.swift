@@ -113,7 +113,9 @@ import Testing
         (MotionBlur.Streak(dx: 8, dy: 0, depth: 5.8, echo: 0.26), false),   // a heavy JPEG's block grid (g0531)
         (MotionBlur.Streak(dx: 16, dy: 0, depth: 5.6, echo: 0.25), false),  // the grid, two blocks (g0534)
         (MotionBlur.Streak(dx: 0, dy: 8, depth: 6.4, echo: 0.19), false),   // the grid down (g0330)
-        (MotionBlur.Streak(dx: 0, dy: 15, depth: 5.8, echo: 0.26), true),   // off the grid: a streak
+        (MotionBlur.Streak(dx: 12, dy: 0, depth: 5.8, echo: 0.26), true),   // off the grid: a streak
+        (MotionBlur.Streak(dx: 0, dy: 18, depth: 7.1, echo: 0.16), false),  // straight down: the lines' pitch (g0276)
+        (MotionBlur.Streak(dx: 0, dy: 15, depth: 9, echo: 0.26), true),     // straight down, far above the pitch's score
         (MotionBlur.Streak(dx: 0, dy: 8, depth: 10.8, echo: 0.24), true),   // a streak down, on the grid (g0631)
     ])
     func whatCountsAsAStreak(_ streak: MotionBlur.Streak, _ counts: Bool) {
@@ -153,6 +155,18 @@ import Testing
         let streak = try #require(MotionBlur.measure(gray.grayBytes(), width: gray.width, height: gray.height))
         #expect(MotionBlur.onJPEGGrid(streak), "\(streak)")
         #expect(MotionBlur.isStreak(streak), "\(streak)")
+    }
+
+    /// A streak whose dip is shallower than the print's own stroke dip (4 px) is still found (`g0638`,
+    /// 9 px at 83° in the gold set's hard tier); the lines' pitch of clean capitals (`g0276`) is not a streak.
+    @Test func aStreakBehindTheStrokeDipIsFound() throws {
+        let smeared = try #require(PixImage.read(Fixtures.packageRoot + "/goldset/synth/g0638.jpg")).gray()
+        let streak = try #require(MotionBlur.measure(smeared.grayBytes(), width: smeared.width, height: smeared.height))
+        #expect(MotionBlur.isStreak(streak), "\(streak)")
+        #expect(abs(streak.length - 9) <= 1.5 && abs(streak.degrees - 83) <= 8, "\(streak)")
+        let capitals = try #require(PixImage.read(Fixtures.packageRoot + "/goldset/synth/g0276.jpg")).gray()
+        let lines = try #require(MotionBlur.measure(capitals.grayBytes(), width: capitals.width, height: capitals.height))
+        #expect(!MotionBlur.isStreak(lines), "\(lines)")
     }
 
     /// A small label photo (264×224, print 9 px high) turned 15° is not measured: over so few

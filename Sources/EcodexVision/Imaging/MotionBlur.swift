@@ -40,8 +40,9 @@ enum MotionBlur {
         /// out of focus echoes at its letter pitch too, but its dip stays shallower.
         var minDepth = 5.3
         var minScore = 1.1
-        /// On a heavy JPEG's block grid (`onJPEGGrid`) a streak must score at least this: the grid's
-        /// own dips score up to about 1.5, a streak along a row or column of 8 px about 2.6.
+        /// On a heavy JPEG's block grid (`onJPEGGrid`) or straight down (`downTheLines`) a streak must
+        /// score at least this: the grid's own dips score up to about 1.5, the lines' pitch of clean
+        /// capitals 1.15, a streak along a row or column of 8 px about 2.6.
         var minGridScore = 2.0
         /// Wiener's noise-to-signal ratio: higher keeps more blur, lower rings more.
         var noiseToSignal: Float = 0.02
@@ -55,7 +56,13 @@ enum MotionBlur {
     static func isStreak(_ s: Streak, settings: Settings = .init()) -> Bool {
         s.length >= settings.shortest && s.length <= settings.longest
             && s.depth >= settings.minDepth && s.depth * s.echo >= settings.minScore
-            && (!onJPEGGrid(s) || s.depth * s.echo >= settings.minGridScore)
+            && (!(onJPEGGrid(s) || downTheLines(s)) || s.depth * s.echo >= settings.minGridScore)
+    }
+
+    /// A dip straight down may be the pitch of the text's lines rather than a streak: stacked lines
+    /// of print (capitals above all) echo one line apart as a streak's edges do.
+    static func downTheLines(_ s: Streak) -> Bool {
+        s.dx == 0
     }
 
     /// A dip straight along a row or column at a multiple of 8 pixels may be the 8×8 block grid of a
@@ -75,8 +82,11 @@ enum MotionBlur {
         var re = cepstrum, im = [Float](repeating: 0, count: n * n)
         fft.transform2D(&re, &im, inverse: true)
 
-        // The cepstrum is symmetric: half the ring is searched, 4 px out to the longest streak.
+        // The cepstrum is symmetric: half the ring is searched, 4 px out to the longest streak. The
+        // ring's spread counts the print's own stroke dips (4 px on), but a streak is looked for only
+        // from `shortest` on: a stroke dip deeper than the streak's must not hide it.
         let reach = min(Int(settings.longest), n / 2 - 1)
+        let shortest2 = Int((settings.shortest * settings.shortest).rounded(.up))
         var best = (value: Float.infinity, dx: 0, dy: 0)
         var sum = 0.0, sumSquares = 0.0, count = 0.0
         for dy in -reach...reach {
@@ -85,7 +95,7 @@ enum MotionBlur {
                 guard r2 >= 16, r2 <= reach * reach else { continue }
                 let v = re[((dy + n) % n) * n + dx]
                 sum += Double(v); sumSquares += Double(v * v); count += 1
-                if v < best.value { best = (v, dx, dy) }
+                if r2 >= shortest2, v < best.value { best = (v, dx, dy) }
             }
         }
         let mean = sum / count, spread = (sumSquares / count - mean * mean).squareRoot()
