@@ -61,26 +61,32 @@ enum CaptureMeasure {
 
         init?(_ bytes: [UInt8], width w: Int, height h: Int) {
             guard bytes.count == w * h, w >= 2, h >= 2 else { return nil }
-            let rowStep = max(1, (w * h) / maxPixels)
             var histogram = self.histogram, across = self.across, down = self.down
             var sum = 0, count = 0
+            Self.forEachSampled(bytes, width: w, height: h) { v, right, below in
+                histogram[v] += 1
+                sum += v
+                count += 1
+                across[abs(right - v)] += 1
+                down[abs(below - v)] += 1
+            }
+            guard count > 0 else { return nil }
+            (self.histogram, self.across, self.down, self.sum, self.count) = (histogram, across, down, sum, count)
+        }
+
+        /// Calls `visit(gray, right neighbour, neighbour below)` for every pixel but the last column's
+        /// and row's, on rows sampled so that at most about `maxPixels` are visited.
+        @inline(__always)
+        static func forEachSampled(_ bytes: [UInt8], width w: Int, height h: Int, _ visit: (Int, Int, Int) -> Void) {
+            let rowStep = max(1, (w * h) / maxPixels)
             bytes.withUnsafeBufferPointer { px in
                 var y = 0
                 while y < h - 1 {
                     let row = y * w
-                    for x in 0..<(w - 1) {
-                        let v = Int(px[row + x])
-                        histogram[v] += 1
-                        sum += v
-                        count += 1
-                        across[abs(Int(px[row + x + 1]) - v)] += 1
-                        down[abs(Int(px[row + w + x]) - v)] += 1
-                    }
+                    for x in 0..<(w - 1) { visit(Int(px[row + x]), Int(px[row + x + 1]), Int(px[row + w + x])) }
                     y += rowStep
                 }
             }
-            guard count > 0 else { return nil }
-            (self.histogram, self.across, self.down, self.sum, self.count) = (histogram, across, down, sum, count)
         }
 
         /// How many pixels an ink edge takes to rise (see `CaptureMeasure`), nil when ink and paper
@@ -100,20 +106,12 @@ enum CaptureMeasure {
             let otsu = GrayStats(histogram: histogram).otsu
             let contrast = otsu.lightMean - otsu.darkMean
             guard contrast >= 24, widest > 0, bytes.count == w * h, w >= 2, h >= 2 else { return nil }
-            let split = otsu.threshold, rowStep = max(1, (w * h) / maxPixels)
+            let split = otsu.threshold
             let least = Int((contrast / widest).rounded(.up))
             var across = [Int](repeating: 0, count: 256), down = [Int](repeating: 0, count: 256)
-            bytes.withUnsafeBufferPointer { px in
-                var y = 0
-                while y < h - 1 {
-                    let row = y * w
-                    for x in 0..<(w - 1) {
-                        let v = Int(px[row + x]), right = Int(px[row + x + 1]), below = Int(px[row + w + x])
-                        if (v < split) != (right < split), abs(right - v) >= least { across[abs(right - v)] += 1 }
-                        if (v < split) != (below < split), abs(below - v) >= least { down[abs(below - v)] += 1 }
-                    }
-                    y += rowStep
-                }
+            Self.forEachSampled(bytes, width: w, height: h) { v, right, below in
+                if (v < split) != (right < split), abs(right - v) >= least { across[abs(right - v)] += 1 }
+                if (v < split) != (below < split), abs(below - v) >= least { down[abs(below - v)] += 1 }
             }
             guard let a = Self.median(across), let d = Self.median(down) else { return nil }
             return (contrast / a, contrast / d)
