@@ -36,9 +36,6 @@ enum Defocus {
         var sigmaPerEdgeWidth = 0.33
         /// Wiener's noise-to-signal ratio: higher keeps more blur, lower rings more.
         var noiseToSignal: Float = 0.01
-        /// Tiles of the deconvolution and their context margin (`Wiener.deconvolved`).
-        var tile = 512
-        var margin = 64
     }
 
     /// Whether a measure says the print is out of focus and worth undoing.
@@ -64,7 +61,7 @@ enum Defocus {
     /// The image with a Gaussian blur of `sigma` pixels undone (Wiener, tile by tile).
     static func deblurred(_ bytes: [UInt8], width: Int, height: Int, sigma: Double,
                           settings: Settings = .init()) -> [UInt8] {
-        Wiener.deconvolved(bytes, width: width, height: height, tile: settings.tile, margin: settings.margin) {
+        Wiener.deconvolved(bytes, width: width, height: height) {
             gaussianFilter(sigma: sigma, size: $0.size, noiseToSignal: settings.noiseToSignal)
         }
     }

@@ -46,10 +46,6 @@ enum MotionBlur {
         var minGridScore = 2.0
         /// Wiener's noise-to-signal ratio: higher keeps more blur, lower rings more.
         var noiseToSignal: Float = 0.02
-        /// Deconvolution works on tiles of `deblurTile` pixels, of which `margin` on each side is
-        /// context only, so no tile edge shows in the result.
-        var deblurTile = 512
-        var margin = 64
     }
 
     /// Whether a measured streak is worth undoing.
@@ -186,7 +182,7 @@ enum MotionBlur {
     /// direction centred on each pixel (so nothing moves), tile by tile.
     static func deblurred(_ bytes: [UInt8], width: Int, height: Int, streak: Streak,
                           settings: Settings = .init()) -> [UInt8] {
-        Wiener.deconvolved(bytes, width: width, height: height, tile: settings.deblurTile, margin: settings.margin) {
+        Wiener.deconvolved(bytes, width: width, height: height) {
             wienerFilter(streak, fft: $0, noiseToSignal: settings.noiseToSignal)
         }
     }

@@ -1,10 +1,14 @@
 /// Deconvolution of a gray image by a known blur, tile by tile through `FFT`: what `MotionBlur`
 /// and `Defocus` share once each has measured its blur.
 enum Wiener {
+    /// Side of the tiles deconvolved at once, and the context margin on each side of one.
+    static let tile = 512
+    static let margin = 64
+
     /// `bytes` (`width`×`height`) multiplied in the frequency domain by `filter`, built once for the
     /// tile size. Tiles of at most `tile` pixels overlap by `margin` on each side, context only, so
     /// no tile edge shows in the result; the image is mirrored past its edges.
-    static func deconvolved(_ bytes: [UInt8], width: Int, height: Int, tile: Int, margin: Int,
+    static func deconvolved(_ bytes: [UInt8], width: Int, height: Int, tile: Int = Wiener.tile, margin: Int = Wiener.margin,
                             filter makeFilter: (FFT) -> (re: [Float], im: [Float])) -> [UInt8] {
         var n = 256
         while n < min(tile, max(width, height) + 2 * margin) { n *= 2 }
