@@ -24,6 +24,28 @@ import Testing
         #expect(rule("E127", .eu)?.approved == true)
     }
 
+    /// The codes seen on labels that used to say "No rules for the EU are recorded yet".
+    @Test func euCodesOffTheListOrOutsideIt() {
+        // Reg. (EC) No 1333/2008, Art. 3(2)(a)(vii): ammonium chloride is not a food additive.
+        #expect(rule("E510", .eu)?.approved == true)
+        #expect(rule("E510", .eu)?.reference?.provision == "Art. 3(2)(a)(vii)")
+        #expect(rule("E510", .uk) == nil)
+        // Art. 2(2)(a): enzymes used only to make food are processing aids, outside the additive list.
+        for code in ["E1100", "E1104"] {
+            #expect(rule(code, .eu)?.reference?.provision?.hasPrefix("Art. 2(2)(a)") == true, "\(code)")
+            #expect(rule(code, .eu)?.limitedUse != nil, "\(code)")
+        }
+        // Annex II, Part B has no E 225, and E 556 was authorised only until 31 January 2014.
+        #expect(rule("E225", .eu)?.approved == false)
+        #expect(rule("E556", .eu)?.approved == false)
+        #expect(rule("E556", .eu)?.reference?.url.hasSuffix("/reg/2012/380/oj") == true)
+        // Listed under another number: INS 900a is the EU's E 900.
+        #expect(rule("E900a", .eu)?.approved == true)
+        // Every code with a label frequency in the taxonomy has an EU rule.
+        let seen = BasePackTests.byCode.values.filter { $0.labelFrequency > 0 && $0.rule(for: .eu) == nil }
+        #expect(seen.map(\.code.description).sorted() == [])
+    }
+
     // MARK: US
 
     @Test func usFacts() {
