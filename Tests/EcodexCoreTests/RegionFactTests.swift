@@ -41,6 +41,13 @@ import Testing
         #expect(rule("E556", .eu)?.reference?.url.hasSuffix("/reg/2012/380/oj") == true)
         // Listed under another number: INS 900a is the EU's E 900.
         #expect(rule("E900a", .eu)?.approved == true)
+        // GB: the FSA register has no E 225 row, and E 559 is revoked.
+        #expect(rule("E225", .uk)?.approved == false)
+        #expect(rule("E225", .uk)?.reference?.check == .checked("2026-11-28"))
+        #expect(rule("E559", .uk)?.reference?.check == .checked("2026-11-28"))
+        // INS 317 is potassium erythorbate: erythorbic acid is E 315, allowed, and keeps its name.
+        #expect(BasePackTests.byCode["E317"]?.names["en"] == ["Potassium erythorbate"])
+        #expect(BasePackTests.byCode["E315"]?.names["en"]?.contains("Erythorbic acid") == true)
         // Every code with a label frequency in the taxonomy has an EU rule.
         let seen = BasePackTests.byCode.values.filter { $0.labelFrequency > 0 && $0.rule(for: .eu) == nil }
         #expect(seen.map(\.code.description).sorted() == [])
