@@ -41,6 +41,9 @@ import Testing
         #expect(rule("E556", .eu)?.reference?.url.hasSuffix("/reg/2012/380/oj") == true)
         // Listed under another number: INS 900a is the EU's E 900.
         #expect(rule("E900a", .eu)?.approved == true)
+        // Annex II, Part E, category 11.4.3 is the only use of L-leucine (Reg. (EU) 2015/649).
+        #expect(rule("E641", .eu)?.limitedUse != nil)
+        #expect(rule("E641", .eu)?.reference?.provision?.hasPrefix("Annex II, Part E, category 11.4.3") == true)
         // GB: the FSA register has no E 225 row, and E 559 is revoked.
         #expect(rule("E225", .uk)?.approved == false)
         #expect(rule("E225", .uk)?.reference?.check == .checked("2026-11-28"))
