@@ -24,7 +24,7 @@ import Testing
         #expect(rule("E127", .eu)?.approved == true)
     }
 
-    /// The codes seen on labels that used to say "No rules for the EU are recorded yet".
+    /// Codes the EU list leaves out, removed, or does not cover, and codes it lists under another number.
     @Test func euCodesOffTheListOrOutsideIt() {
         // Reg. (EC) No 1333/2008, Art. 3(2)(a)(vii): ammonium chloride is not a food additive.
         #expect(rule("E510", .eu)?.approved == true)
