@@ -8,7 +8,7 @@ enum Wiener {
     /// `bytes` (`width`×`height`) multiplied in the frequency domain by `filter`, built once for the
     /// tile size. Tiles of at most `tile` pixels overlap by `margin` on each side, context only, so
     /// no tile edge shows in the result; the image is mirrored past its edges.
-    static func deconvolved(_ bytes: [UInt8], width: Int, height: Int, tile: Int = Wiener.tile, margin: Int = Wiener.margin,
+    static func deconvolved(_ bytes: [UInt8], width: Int, height: Int,
                             filter makeFilter: (FFT) -> (re: [Float], im: [Float])) -> [UInt8] {
         var n = 256
         while n < min(tile, max(width, height) + 2 * margin) { n *= 2 }
